@@ -1,0 +1,88 @@
+#include "worker_pool.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+namespace vrb::host {
+
+WorkerPool::WorkerPool()
+{
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    std::vector<int> cpus;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+            if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+    }
+    if (cpus.empty()) cpus.push_back(-1); // unknown affinity: one unpinned worker
+    threads_.reserve(cpus.size());
+    for (unsigned w = 0; w < cpus.size(); ++w)
+        threads_.emplace_back(&WorkerPool::loop, this, w, cpus[w]);
+}
+
+WorkerPool::~WorkerPool()
+{
+    stop_.store(true);
+    generation_.fetch_add(1);
+    generation_.notify_all();
+    for (auto &t : threads_)
+        t.join();
+}
+
+void WorkerPool::run(const std::function<void(unsigned, unsigned)> &task)
+{
+    task_ = &task;
+    failed_.store(false);
+    failure_ = nullptr;
+    pending_.store(size());
+    generation_.fetch_add(1, std::memory_order_release);
+    generation_.notify_all();
+    // Spin first: a measured run ends within microseconds of its last worker.
+    for (unsigned spins = 0; pending_.load(std::memory_order_acquire) != 0; ++spins) {
+        if (spins > 1000) {
+            unsigned left = pending_.load(std::memory_order_acquire);
+            if (left != 0) pending_.wait(left, std::memory_order_acquire);
+        }
+    }
+    task_ = nullptr;
+    if (failed_.load()) std::rethrow_exception(failure_);
+}
+
+void WorkerPool::loop(unsigned worker, int cpu)
+{
+    if (cpu >= 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    }
+    uint64_t seen = 0;
+    for (;;) {
+        uint64_t now = generation_.load(std::memory_order_acquire);
+        for (unsigned spins = 0; now == seen; ++spins) {
+            if (spins > 2000) generation_.wait(now == seen ? seen : now, std::memory_order_acquire);
+            now = generation_.load(std::memory_order_acquire);
+        }
+        seen = now;
+        if (stop_.load()) return;
+        try {
+            (*task_)(worker, size());
+        } catch (...) {
+            bool expected = false;
+            if (failed_.compare_exchange_strong(expected, true)) failure_ = std::current_exception();
+        }
+        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_all();
+    }
+}
+
+Range split(uint64_t n, unsigned worker, unsigned workers, uint64_t align)
+{
+    const uint64_t blocks = (n + align - 1) / align;
+    const uint64_t b0 = blocks * worker / workers, b1 = blocks * (worker + 1) / workers;
+    Range r{b0 * align, b1 * align};
+    if (r.begin > n) r.begin = n;
+    if (r.end > n) r.end = n;
+    return r;
+}
+
+} // namespace vrb::host

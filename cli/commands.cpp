@@ -1,0 +1,257 @@
+#include "commands.hpp"
+
+#include <vrambench/core/backend.hpp>
+#include <vrambench/core/peak.hpp>
+#include <vrambench/core/registry.hpp>
+#include <vrambench/core/report.hpp>
+#include <vrambench/core/runner.hpp>
+#include <vrambench/core/schema.hpp>
+#include <vrambench/core/sizes.hpp>
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+#ifndef VRAMBENCH_VERSION
+#define VRAMBENCH_VERSION "0.0.0"
+#endif
+
+namespace vrb::cli {
+
+namespace {
+
+void add_plugin_option(CLI::App *command, Options &o)
+{
+    command->add_option("--plugin", o.plugins, "Load this backend module as well (repeatable)")
+        ->check(CLI::ExistingPath);
+}
+
+std::vector<BackendEntry> discover(const Options &o)
+{
+    DiscoveryOptions d;
+    for (const auto &p : o.plugins)
+        d.extra_plugins.emplace_back(p);
+    return discover_backends(d);
+}
+
+void write_stdout(const std::string &text)
+{
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+extern "C" void on_interrupt(int)
+{
+    request_cancel();
+}
+
+// The progress line: on stderr, only when stderr is a terminal, never mixed into stdout.
+class ProgressLine {
+  public:
+    ProgressLine() : enabled_(isatty(STDERR_FILENO) == 1) {}
+    void show(std::string_view what, double fraction)
+    {
+        if (!enabled_) return;
+        std::fprintf(stderr, "\r\033[K[%3.0f%%] %.*s", fraction * 100, static_cast<int>(what.size()), what.data());
+        std::fflush(stderr);
+        shown_ = true;
+    }
+    void clear()
+    {
+        if (!shown_) return;
+        std::fprintf(stderr, "\r\033[K");
+        std::fflush(stderr);
+        shown_ = false;
+    }
+
+  private:
+    bool enabled_;
+    bool shown_ = false;
+};
+
+Suite parse_suite(const std::string &s)
+{
+    if (s == "quick") return Suite::quick;
+    if (s == "full") return Suite::full;
+    return Suite::standard;
+}
+
+Estimator parse_estimator(const std::string &s)
+{
+    if (s == "min") return Estimator::min;
+    if (s == "max") return Estimator::max;
+    if (s == "mean") return Estimator::mean;
+    return Estimator::median;
+}
+
+// Refuse an output path that cannot be written before spending minutes measuring.
+void check_output_path(const std::string &output)
+{
+    if (output.empty()) return;
+    const std::filesystem::path path(output);
+    const auto folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec))
+        throw UsageError(fmt::format("cannot write {}: folder {} does not exist", output, folder.string()));
+    if (std::filesystem::is_directory(path, ec))
+        throw UsageError(fmt::format("cannot write {}: it is a directory", output));
+    if (access(folder.c_str(), W_OK) != 0)
+        throw UsageError(fmt::format("cannot write {}: folder {} is not writable", output, folder.string()));
+}
+
+int cmd_list(const Options &o)
+{
+    write_stdout(describe_backends(discover(o)));
+    return 0;
+}
+
+int cmd_info(const Options &o)
+{
+    const auto entries = discover(o);
+    const DeviceTarget target = resolve_device(entries, o.device);
+    auto device = target.backend->open(target.index);
+    const nlohmann::json record = to_json(describe_device(*target.backend, device.get(), target.index));
+    write_stdout(o.format == "json" ? record.dump(2) + "\n" : describe_device_text(record));
+    return 0;
+}
+
+int cmd_probes()
+{
+    for (const auto &probe : all_probes())
+        write_stdout(fmt::format("{:<20} {}\n", probe->id(), probe->summary()));
+    return 0;
+}
+
+int cmd_validate(const Options &o)
+{
+    const nlohmann::json document = read_result_file(o.file);
+    if (const auto violation = validate_result_json(document))
+        throw UsageError(fmt::format("{}: does not match schema v{}: at {}: {}", o.file, schema_version,
+                                     violation->path, violation->message));
+    write_stdout(fmt::format("{}: valid vrambench result set (schema v{}, {} results)\n", o.file, schema_version,
+                             document["results"].size()));
+    return 0;
+}
+
+int cmd_peak(const Options &o)
+{
+    const bool by_rate = o.data_rate_gbps > 0, by_clock = o.memory_clock_mhz > 0;
+    if (by_rate == by_clock)
+        throw UsageError("peak needs exactly one of --data-rate-gbps (datasheet, per pin) or --memory-clock-mhz "
+                         "(as a runtime reports it)");
+    const PeakBandwidth peak = by_rate ? peak_from_data_rate(o.data_rate_gbps, o.bus_bits)
+                                       : peak_from_reported_clock(o.memory_clock_mhz, o.bus_bits);
+    write_stdout(fmt::format("{:.1f} GB/s\n  convention: {}\n", peak.gb_per_s, peak.convention));
+    return 0;
+}
+
+int cmd_run(const Options &o, int argc, char **argv)
+{
+    RunRequest request;
+    request.backends = o.backends;
+    request.devices = o.devices;
+    request.probes = o.probes;
+    request.options.suite = parse_suite(o.suite);
+    request.options.estimator = parse_estimator(o.estimator);
+    if (!o.size.empty()) request.options.size = parse_size(o.size);
+    if (o.reps > 0) request.options.repetitions = static_cast<uint32_t>(o.reps);
+    request.command_line.assign(argv, argv + argc);
+    check_output_path(o.output);
+
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    const auto entries = discover(o);
+    for (const auto &e : entries)
+        if (e.state == BackendEntry::State::failed) std::fprintf(stderr, "vrambench: %s\n", e.reason.c_str());
+
+    const bool table = o.format == "table";
+    ProgressLine progress;
+    RunObserver observer;
+    bool header_shown = false;
+    observer.device_started = [&](const DeviceRecord &d) {
+        if (!table) return;
+        progress.clear();
+        write_stdout((header_shown ? "\n" : "") + device_heading(d) + table_header());
+        header_shown = true;
+    };
+    observer.result = [&](const ProbeResult &r) {
+        if (!table) return;
+        progress.clear();
+        write_stdout(table_row(r));
+    };
+    observer.progress = [&](std::string_view what, double fraction) { progress.show(what, fraction); };
+
+    RunOutcome outcome = run_benchmarks(request, entries, observer);
+    progress.clear();
+    const std::string json = outcome.document.dump(2) + "\n";
+    if (o.format == "json") write_stdout(json);
+    if (o.format == "csv") write_stdout(csv_header() + csv_rows(outcome.document));
+    if (!o.output.empty()) write_file_atomically(o.output, json);
+    if (outcome.exit == ExitCode::verification)
+        std::fprintf(stderr, "vrambench: a result failed verification: its figure is not to be trusted\n");
+    else if (outcome.exit == ExitCode::run_failed)
+        std::fprintf(stderr, "vrambench: some measurements failed (see the status column)\n");
+    return static_cast<int>(outcome.exit);
+}
+
+} // namespace
+
+std::string version_text()
+{
+    return fmt::format("vrambench {} (plugin ABI {}.{}, result schema v{})", VRAMBENCH_VERSION, VRB_ABI_VERSION_MAJOR,
+                       VRB_ABI_VERSION_MINOR, schema_version);
+}
+
+void add_commands(CLI::App &app, Options &o)
+{
+    auto *list =
+        app.add_subcommand("list", "List backends, their devices and memory kinds, and why any is unavailable");
+    add_plugin_option(list, o);
+
+    auto *info = app.add_subcommand("info", "Describe one device in full");
+    info->add_option("device", o.device, "The device, as backend:index")->required();
+    info->add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}));
+    add_plugin_option(info, o);
+
+    app.add_subcommand("probes", "List the probes");
+
+    auto *run = app.add_subcommand("run", "Run probes on devices and report the results");
+    run->add_option("--backend,-b", o.backends, "Only these backends (repeatable)");
+    run->add_option("--device,-d", o.devices, "Only these devices, as backend:index (repeatable)");
+    run->add_option("--probe,-p", o.probes, "Only probes matching these patterns, e.g. 'bandwidth.*' (repeatable)");
+    run->add_option("--suite", o.suite, "How thorough: quick, standard or full")
+        ->check(CLI::IsMember({"quick", "standard", "full"}));
+    run->add_option("--size", o.size, "Bytes per buffer, with a unit if you like: 256M, 4GiB");
+    run->add_option("--reps", o.reps, "Timed repetitions per figure")->check(CLI::Range(1, 100000));
+    run->add_option("--estimator", o.estimator, "The reported statistic: median, min, max or mean")
+        ->check(CLI::IsMember({"median", "min", "max", "mean"}));
+    run->add_option("-o,--output", o.output, "Also write the result set (JSON) to this file");
+    run->add_option("--format", o.format, "What stdout carries: table, json or csv")
+        ->check(CLI::IsMember({"table", "json", "csv"}));
+    add_plugin_option(run, o);
+
+    auto *validate = app.add_subcommand("validate", "Check a result file against the result schema");
+    validate->add_option("file", o.file, "The result file")->required();
+
+    auto *peak = app.add_subcommand("peak", "Theoretical peak bandwidth from a datasheet or a runtime's report");
+    peak->add_option("--data-rate-gbps", o.data_rate_gbps, "Per-pin data rate in Gbit/s, as datasheets give it");
+    peak->add_option("--memory-clock-mhz", o.memory_clock_mhz, "Memory clock in MHz, as CUDA, HIP or NVML report it");
+    peak->add_option("--bus-bits", o.bus_bits, "Memory bus width in bits")->required();
+}
+
+int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)
+{
+    const std::string name = app.get_subcommands().front()->get_name();
+    if (name == "list") return cmd_list(o);
+    if (name == "info") return cmd_info(o);
+    if (name == "probes") return cmd_probes();
+    if (name == "run") return cmd_run(o, argc, argv);
+    if (name == "validate") return cmd_validate(o);
+    if (name == "peak") return cmd_peak(o);
+    throw UsageError("unknown command " + name);
+}
+
+} // namespace vrb::cli

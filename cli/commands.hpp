@@ -1,0 +1,33 @@
+// The subcommands of the vrambench executable and the options they share.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace vrb::cli {
+
+struct Options {
+    std::vector<std::string> plugins; // --plugin FILE
+    // run
+    std::vector<std::string> backends, devices, probes;
+    std::string suite = "standard";
+    std::string size; // parsed by vrb::parse_size, so its errors read the same everywhere
+    int reps = 0;
+    std::string output;
+    std::string format = "table";
+    std::string estimator = "median";
+    // info / validate
+    std::string device;
+    std::string file;
+    // peak
+    double data_rate_gbps = 0, memory_clock_mhz = 0, bus_bits = 0;
+};
+
+std::string version_text();
+void add_commands(CLI::App &app, Options &options);
+// Runs the parsed subcommand; returns the process exit code.
+int dispatch(const CLI::App &app, const Options &options, int argc, char **argv);
+
+} // namespace vrb::cli

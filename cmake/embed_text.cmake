@@ -1,0 +1,15 @@
+# cmake -DINPUT=file -DOUTPUT=header -P embed_text.cmake
+# Writes the file's text as a raw string literal, in chunks the compiler accepts.
+file(READ ${INPUT} text)
+string(LENGTH "${text}" length)
+set(out "// Generated from ${INPUT}; do not edit.\n#pragma once\ninline constexpr const char *vrambench_schema_text[] = {\n")
+set(offset 0)
+while(offset LESS length)
+  string(SUBSTRING "${text}" ${offset} 8000 chunk)
+  string(APPEND out "R\"vrbschema(${chunk})vrbschema\",\n")
+  math(EXPR offset "${offset} + 8000")
+endwhile()
+string(APPEND out "};\n")
+file(WRITE ${OUTPUT}.tmp "${out}")
+file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)
+file(REMOVE ${OUTPUT}.tmp)

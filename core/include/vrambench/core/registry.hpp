@@ -1,0 +1,41 @@
+// Finding backend modules and initialising them.
+//
+// Search order: each file given with --plugin, then the folder of the executable, then
+// ../lib/vrambench beside it, then every folder in VRAMBENCH_PLUGIN_PATH (':'-separated).
+// Modules in folders are files named vrambench-*.so. The first module of a name wins;
+// later ones of the same name are not listed.
+#pragma once
+
+#include <vrambench/core/backend.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vrb {
+
+struct BackendEntry {
+    enum class State { available, unavailable, failed };
+    std::string name; // backend name, or the file stem when it failed to load
+    std::filesystem::path file;
+    State state = State::failed;
+    std::string reason;               // why unavailable or failed
+    std::shared_ptr<Backend> backend; // set when available
+};
+
+struct DiscoveryOptions {
+    std::vector<std::filesystem::path> extra_plugins; // --plugin FILE
+    bool search_default_paths = true;                 // off: only extra_plugins
+};
+
+std::vector<std::filesystem::path> plugin_search_folders();
+std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options);
+
+// Loads and initialises one module; never throws: failures are in the entry.
+BackendEntry open_backend(const std::filesystem::path &file);
+
+std::string_view to_string(BackendEntry::State state);
+
+} // namespace vrb

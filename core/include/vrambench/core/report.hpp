@@ -1,0 +1,26 @@
+// Turning results into what a person reads: an aligned table, or CSV for a spreadsheet.
+#pragma once
+
+#include <vrambench/core/device_record.hpp>
+#include <vrambench/core/registry.hpp>
+#include <vrambench/core/result.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace vrb {
+
+// One line per result, aligned under table_header().
+std::string table_header();
+std::string table_row(const ProbeResult &result);
+std::string device_heading(const DeviceRecord &device);
+
+std::string csv_header();
+std::string csv_rows(const nlohmann::json &document); // every result of a result set
+
+// `vrambench list` and `vrambench info`.
+std::string describe_backends(const std::vector<BackendEntry> &entries);
+std::string describe_device_text(const nlohmann::json &device);
+
+} // namespace vrb

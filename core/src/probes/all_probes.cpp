@@ -1,0 +1,50 @@
+#include "stream_plan.hpp"
+
+#include <vrambench/core/probe.hpp>
+
+namespace vrb {
+
+std::string_view to_string(Suite suite)
+{
+    switch (suite) {
+    case Suite::quick: return "quick";
+    case Suite::standard: return "standard";
+    case Suite::full: return "full";
+    }
+    return "standard";
+}
+
+const std::vector<std::unique_ptr<Probe>> &all_probes()
+{
+    static const std::vector<std::unique_ptr<Probe>> probes = [] {
+        std::vector<std::unique_ptr<Probe>> list;
+        list.push_back(make_stream_probe());
+        return list;
+    }();
+    return probes;
+}
+
+bool probe_matches(std::string_view id, std::string_view pattern)
+{
+    // Iterative glob with '*' only: remembers the last star to backtrack to.
+    std::size_t i = 0, p = 0, star = std::string_view::npos, mark = 0;
+    while (i < id.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            mark = i;
+        } else if (p < pattern.size() && pattern[p] == id[i]) {
+            ++p;
+            ++i;
+        } else if (star != std::string_view::npos) {
+            p = star + 1;
+            i = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*')
+        ++p;
+    return p == pattern.size();
+}
+
+} // namespace vrb

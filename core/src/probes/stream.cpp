@@ -1,0 +1,132 @@
+// bandwidth.stream: the STREAM family (read, write, copy, scale, add, triad, dot) at a
+// size well past the last-level cache, every result verified on the host.
+#include "stream_plan.hpp"
+
+#include <vrambench/core/measure.hpp>
+#include <vrambench/core/reference.hpp>
+#include <vrambench/core/sizes.hpp>
+#include <vrambench/pattern.h>
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace vrb {
+
+namespace {
+
+constexpr uint32_t seed_b = 0x1001, seed_c = 0x2002, seed_a = 0x3003;
+constexpr uint32_t scalar = 3;
+
+constexpr std::array<vrb_op_kind, 7> stream_ops{VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY, VRB_OP_SCALE,
+                                                VRB_OP_ADD,  VRB_OP_TRIAD, VRB_OP_DOT};
+
+void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed)
+{
+    vrb_operation op{};
+    op.struct_size = sizeof op;
+    op.kind = VRB_OP_FILL;
+    op.element_bytes = 4;
+    op.pattern = VRB_PATTERN_RANDOM;
+    op.seed = seed;
+    op.count = bytes / 4;
+    op.dst = {buffer.handle(), 0};
+    device.run(op, 1);
+}
+
+class StreamProbe final : public Probe {
+  public:
+    std::string_view id() const override { return "bandwidth.stream"; }
+    std::string_view summary() const override
+    {
+        return "read, write, copy, scale, add, triad and dot bandwidth past the last-level cache";
+    }
+
+    void run(ProbeContext &ctx) const override
+    {
+        const StreamPlan plan = plan_stream(ctx.record, ctx.options);
+        const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags);
+        const std::string kind_name = ctx.record.kinds.at(kind).name;
+        ctx.progress("allocating " + format_size(plan.bytes) + " x 3", 0);
+        auto a = ctx.device.allocate(kind, plan.bytes);
+        auto b = ctx.device.allocate(kind, plan.bytes);
+        auto c = ctx.device.allocate(kind, plan.bytes);
+        // Pseudo-random data, so no memory compression can shrink what is moved.
+        fill_random(ctx.device, *a, plan.bytes, seed_a);
+        fill_random(ctx.device, *b, plan.bytes, seed_b);
+        fill_random(ctx.device, *c, plan.bytes, seed_c);
+
+        const uint64_t lanes = plan.bytes / 4;
+        std::optional<uint64_t> read_sum, dot_sum; // the same for every element width
+        const std::size_t steps = plan.widths.size() * stream_ops.size();
+        std::size_t step = 0;
+        for (uint32_t width : plan.widths) {
+            for (vrb_op_kind kind_op : stream_ops) {
+                const std::string name(op_name(kind_op));
+                ctx.progress(fmt::format("{} {}B", name, width), static_cast<double>(step++) / steps);
+                vrb_operation op{};
+                op.struct_size = sizeof op;
+                op.kind = kind_op;
+                op.element_bytes = width;
+                op.count = plan.bytes / width;
+                op.scalar = scalar;
+                op.seed = seed_a + width;
+                op.dst = {a->handle(), 0};
+                op.src1 = {b->handle(), 0};
+                op.src2 = {c->handle(), 0};
+
+                ProbeResult r = make_result(ctx, id());
+                r.parameters = {{"operation", name},         {"element_bytes", width},     {"elements", op.count},
+                                {"array_bytes", plan.bytes}, {"memory_kind", kind_name},   {"warmups", plan.warmups},
+                                {"repetitions", plan.reps},  {"size_rule", plan.size_rule}};
+                const Traffic traffic = bytes_moved(kind_op, width, op.count);
+                r.byte_counting = std::string(counting_rule(kind_op));
+                try {
+                    const Timing timing = time_operation(ctx.device, op, plan.warmups, plan.reps);
+                    set_bandwidth(r, timing, traffic.total(), ctx);
+                    verify(r, kind_op, timing.output, *a, lanes, read_sum, dot_sum, op.seed);
+                } catch (const Error &e) {
+                    r.status = ProbeResult::Status::failed;
+                    r.error = e.what();
+                    r.verification = {Verification::Status::unverified, "the operation did not complete"};
+                }
+                ctx.emit(std::move(r));
+            }
+        }
+    }
+
+  private:
+    static void verify(ProbeResult &r, vrb_op_kind kind, const vrb_op_output &out, const Buffer &a, uint64_t lanes,
+                       std::optional<uint64_t> &read_sum, std::optional<uint64_t> &dot_sum, uint32_t write_seed)
+    {
+        auto fail = [&](std::string detail) {
+            r.verification = {Verification::Status::failed, std::move(detail)};
+            r.status = ProbeResult::Status::verification_failed;
+        };
+        if (kind == VRB_OP_READ || kind == VRB_OP_DOT) {
+            auto &want = kind == VRB_OP_READ ? read_sum : dot_sum;
+            if (!want)
+                want = kind == VRB_OP_READ ? reference_pattern_sum(VRB_PATTERN_RANDOM, seed_b, 0, lanes)
+                                           : reference_random_dot(seed_b, seed_c, 0, lanes);
+            if (out.checksum != *want) return fail(fmt::format("checksum {:#x}, expected {:#x}", out.checksum, *want));
+            r.verification = {Verification::Status::passed, fmt::format("checksum {:#x} matches the host", *want)};
+            return;
+        }
+        const ExpectedLanes expected = kind == VRB_OP_WRITE ? expect_pattern(VRB_PATTERN_RANDOM, write_seed)
+                                                            : expect_stream(kind, seed_b, seed_c, scalar);
+        const Mismatches m = compare_buffer(a, 0, lanes, expected);
+        if (m.count)
+            return fail(fmt::format("{} of {} lanes wrong; first at byte {:#x}: {:#010x}, expected {:#010x}", m.count,
+                                    lanes, m.first * 4, m.first_actual, m.first_expected));
+        r.verification = {Verification::Status::passed, fmt::format("all {} lanes match the host", lanes)};
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Probe> make_stream_probe()
+{
+    return std::make_unique<StreamProbe>();
+}
+
+} // namespace vrb

@@ -1,0 +1,69 @@
+#include "stream_plan.hpp"
+
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/sizes.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace vrb {
+
+StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options)
+{
+    StreamPlan plan;
+    switch (options.suite) {
+    case Suite::quick:
+        plan.widths = {16};
+        plan.warmups = 1;
+        plan.reps = 3;
+        break;
+    case Suite::standard:
+        plan.widths = {4, 8, 16};
+        plan.warmups = 2;
+        plan.reps = 10;
+        break;
+    case Suite::full:
+        plan.widths = {4, 8, 16};
+        plan.warmups = 3;
+        plan.reps = 30;
+        break;
+    }
+    if (options.repetitions) plan.reps = *options.repetitions;
+    const bool is_cpu = device.info.type == VRB_DEVICE_CPU;
+    plan.preferred_flags = is_cpu ? 0 : VRB_MEMORY_DEVICE_LOCAL;
+    bool has_preferred = false;
+    for (const auto &k : device.kinds)
+        has_preferred |= (k.flags & (VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags)) ==
+                         (VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags);
+    if (!has_preferred) plan.preferred_flags = 0;
+
+    constexpr uint64_t granule = 64 << 10; // every width and thread split divides it
+    if (options.size) {
+        if (*options.size < 16)
+            throw UsageError(fmt::format("--size {} is too small: at least 16 bytes", *options.size));
+        plan.bytes = *options.size / 16 * 16;
+        plan.size_rule = "as given by --size";
+        return plan;
+    }
+    const uint64_t llc = device.last_level_cache_bytes();
+    const uint64_t floor = options.suite == Suite::quick      ? 32ull << 20
+                           : options.suite == Suite::standard ? 256ull << 20
+                                                              : 1ull << 30;
+    uint64_t bytes = std::max(llc * 4, floor);
+    plan.size_rule = llc ? fmt::format("4 x the {} last-level cache, at least {}", format_size(llc), format_size(floor))
+                         : fmt::format("{}: the device reports no cache sizes", format_size(floor));
+    // Three arrays in at most half of the memory the device says is free.
+    const auto &i = device.info;
+    const uint64_t memory = (i.known & VRB_KNOWN_FREE_MEMORY)    ? i.free_memory_bytes
+                            : (i.known & VRB_KNOWN_TOTAL_MEMORY) ? i.total_memory_bytes
+                                                                 : 0;
+    if (memory && bytes > memory / 6) {
+        bytes = memory / 6;
+        plan.size_rule += fmt::format("; capped to a sixth of the {} free", format_size(memory));
+    }
+    plan.bytes = std::max<uint64_t>(bytes / granule * granule, granule);
+    return plan;
+}
+
+} // namespace vrb

@@ -1,0 +1,21 @@
+// How big and how often bandwidth.stream runs, derived from the device and the suite.
+#pragma once
+
+#include <vrambench/core/probe.hpp>
+
+namespace vrb {
+
+struct StreamPlan {
+    std::vector<uint32_t> widths; // element bytes to run
+    uint32_t warmups = 1;
+    uint32_t reps = 5;
+    uint64_t bytes = 0;           // per array; three arrays are allocated
+    uint32_t preferred_flags = 0; // memory kind flags wanted beside device access
+    std::string size_rule;        // how bytes was chosen, kept with the result
+};
+
+StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options);
+
+std::unique_ptr<Probe> make_stream_probe();
+
+} // namespace vrb

@@ -1,0 +1,109 @@
+#include <vrambench/core/registry.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+#include <unistd.h>
+
+namespace vrb {
+
+namespace {
+
+std::filesystem::path executable_folder()
+{
+    std::error_code ec;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path() : self.parent_path();
+}
+
+bool is_module_name(const std::filesystem::path &p)
+{
+    const std::string name = p.filename().string();
+    return name.rfind("vrambench-", 0) == 0 && p.extension() == ".so";
+}
+
+} // namespace
+
+std::string_view to_string(BackendEntry::State state)
+{
+    switch (state) {
+    case BackendEntry::State::available: return "available";
+    case BackendEntry::State::unavailable: return "unavailable";
+    case BackendEntry::State::failed: return "failed";
+    }
+    return "failed";
+}
+
+std::vector<std::filesystem::path> plugin_search_folders()
+{
+    std::vector<std::filesystem::path> folders;
+    if (const auto exe = executable_folder(); !exe.empty()) {
+        folders.push_back(exe);
+        folders.push_back(exe / ".." / "lib" / "vrambench");
+    }
+    if (const char *env = std::getenv("VRAMBENCH_PLUGIN_PATH")) {
+        std::string_view rest = env;
+        while (!rest.empty()) {
+            const auto colon = rest.find(':');
+            const auto part = rest.substr(0, colon);
+            if (!part.empty()) folders.emplace_back(std::string(part));
+            if (colon == std::string_view::npos) break;
+            rest.remove_prefix(colon + 1);
+        }
+    }
+    return folders;
+}
+
+BackendEntry open_backend(const std::filesystem::path &file)
+{
+    BackendEntry entry;
+    entry.file = file;
+    entry.name = file.stem().string();
+    if (entry.name.rfind("vrambench-", 0) == 0) entry.name = entry.name.substr(10);
+    try {
+        auto module = Module::load(file);
+        entry.name = module->name();
+        try {
+            entry.backend = Backend::create(module, default_host_table());
+            entry.state = BackendEntry::State::available;
+        } catch (const UnavailableError &e) {
+            entry.state = BackendEntry::State::unavailable;
+            entry.reason = e.what();
+        }
+    } catch (const std::exception &e) {
+        entry.state = BackendEntry::State::failed;
+        entry.reason = e.what();
+    }
+    return entry;
+}
+
+std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options)
+{
+    // Files given by hand come first, so they win over an installed module of the same name.
+    std::vector<std::filesystem::path> files = options.extra_plugins;
+    if (options.search_default_paths) {
+        for (const auto &folder : plugin_search_folders()) {
+            std::error_code ec;
+            if (!std::filesystem::is_directory(folder, ec)) continue;
+            std::vector<std::filesystem::path> here;
+            for (const auto &item : std::filesystem::directory_iterator(folder, ec))
+                if (is_module_name(item.path())) here.push_back(item.path());
+            std::sort(here.begin(), here.end());
+            files.insert(files.end(), here.begin(), here.end());
+        }
+    }
+    std::vector<BackendEntry> entries;
+    std::set<std::filesystem::path> seen_files;
+    std::set<std::string> seen_names;
+    for (const auto &file : files) {
+        std::error_code ec;
+        const auto canonical = std::filesystem::weakly_canonical(file, ec);
+        if (!seen_files.insert(ec ? file : canonical).second) continue;
+        BackendEntry entry = open_backend(file);
+        if (entry.state != BackendEntry::State::failed && !seen_names.insert(entry.name).second) continue;
+        entries.push_back(std::move(entry));
+    }
+    return entries;
+}
+
+} // namespace vrb

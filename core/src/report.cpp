@@ -1,0 +1,163 @@
+#include <vrambench/core/report.hpp>
+#include <vrambench/core/runner.hpp>
+#include <vrambench/core/sizes.hpp>
+
+#include <fmt/format.h>
+
+namespace vrb {
+
+namespace {
+
+std::string parameter_text(const nlohmann::json &p)
+{
+    std::string out;
+    for (const char *key : {"operation", "element_bytes"}) {
+        if (!p.contains(key)) continue;
+        if (!out.empty()) out += ' ';
+        out += p[key].is_string() ? p[key].get<std::string>() : p[key].dump();
+        if (std::string_view(key) == "element_bytes") out += "B";
+    }
+    if (p.contains("array_bytes")) out += " x " + format_size(p["array_bytes"].get<uint64_t>());
+    return out;
+}
+
+std::string csv_escape(std::string s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string number_or_dash(const nlohmann::json &v, const char *format = "{:.2f}")
+{
+    return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : "-";
+}
+
+} // namespace
+
+std::string table_header()
+{
+    return fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", "probe", "device", "parameters", "value",
+                       "unit", "cv%", "verified", "status");
+}
+
+std::string table_row(const ProbeResult &r)
+{
+    const std::string value = r.value ? fmt::format("{:.2f}", *r.value) : "-";
+    const std::string cv = r.statistics ? fmt::format("{:.1f}", r.statistics->cv * 100) : "-";
+    std::string status(to_string(r.status));
+    if (r.error) status += ": " + *r.error;
+    return fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
+                       parameter_text(r.parameters), value, r.unit, cv, to_string(r.verification.status), status);
+}
+
+std::string device_heading(const DeviceRecord &d)
+{
+    std::string line = fmt::format("{}: {} ({}", d.id, d.info.name, d.info.api);
+    if (d.info.known & VRB_KNOWN_TOTAL_MEMORY) line += ", " + format_size(d.info.total_memory_bytes);
+    if (const auto peak = d.peak_gb_per_s()) line += fmt::format(", peak {:.1f} GB/s", *peak);
+    return line + ")\n";
+}
+
+std::string csv_header()
+{
+    return "probe,backend,device,operation,element_bytes,array_bytes,value,unit,estimator,min,median,max,cv,"
+           "efficiency,verification,status,error\n";
+}
+
+std::string csv_rows(const nlohmann::json &doc)
+{
+    std::string out;
+    for (const auto &r : doc.at("results")) {
+        const auto &p = r.at("parameters");
+        const auto &s = r.at("statistics");
+        auto field = [](const nlohmann::json &v) -> std::string {
+            if (v.is_null()) return "";
+            return v.is_string() ? csv_escape(v.get<std::string>()) : v.dump();
+        };
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(r["probe"]),
+                           field(r["backend"]), field(r["device"]), field(p.value("operation", nlohmann::json())),
+                           field(p.value("element_bytes", nlohmann::json())),
+                           field(p.value("array_bytes", nlohmann::json())), field(r["value"]), field(r["unit"]),
+                           field(r["estimator"]), s.is_null() ? "" : field(s["min"]),
+                           s.is_null() ? "" : field(s["median"]), s.is_null() ? "" : field(s["max"]),
+                           s.is_null() ? "" : field(s["cv"]), field(r.value("efficiency", nlohmann::json())),
+                           field(r["verification"]["status"]), field(r["status"]), field(r["error"]));
+    }
+    return out;
+}
+
+std::string describe_backends(const std::vector<BackendEntry> &entries)
+{
+    std::string out;
+    if (entries.empty())
+        out += "no backend modules found (searched next to the executable and VRAMBENCH_PLUGIN_PATH)\n";
+    for (const auto &e : entries) {
+        if (e.state != BackendEntry::State::available) {
+            out += fmt::format("{:<8} {}: {}\n", e.name, to_string(e.state), e.reason);
+            continue;
+        }
+        uint32_t count = 0;
+        try {
+            count = e.backend->device_count();
+        } catch (const Error &error) {
+            out += fmt::format("{:<8} failed to count devices: {}\n", e.name, error.what());
+            continue;
+        }
+        out += fmt::format("{:<8} {} device{} ({})\n", e.name, count, count == 1 ? "" : "s", e.file.string());
+        for (uint32_t i = 0; i < count; ++i) {
+            try {
+                auto device = e.backend->open(i);
+                const DeviceRecord d = describe_device(*e.backend, device.get(), i);
+                out += "  " + device_heading(d);
+                for (std::size_t k = 0; k < d.kinds.size(); ++k)
+                    out += fmt::format("      memory kind {}: {} [{}]\n", k, d.kinds[k].name,
+                                       memory_flags_text(d.kinds[k].flags));
+            } catch (const Error &error) {
+                out += fmt::format("  {}:{}: cannot be opened: {}\n", e.name, i, error.what());
+            }
+        }
+    }
+    return out;
+}
+
+std::string describe_device_text(const nlohmann::json &d)
+{
+    std::string out = fmt::format("{}: {}\n", d["id"].get<std::string>(), d["name"].get<std::string>());
+    auto line = [&](const char *label, const nlohmann::json &v) {
+        std::string text;
+        if (v.is_null()) {
+            text = "unknown";
+        } else if (v.is_string()) {
+            text = v.get<std::string>();
+        } else {
+            text = v.dump();
+        }
+        out += fmt::format("  {:<22} {}\n", label, text);
+    };
+    for (const char *key : {"key", "type", "vendor", "api", "api_version", "driver_version", "uuid", "compute_units",
+                            "core_clock_khz", "memory_bus_width_bits", "memory_clock_khz", "peak_bandwidth_gbps"})
+        line(key, d[key]);
+    for (const char *key : {"total_memory_bytes", "free_memory_bytes"})
+        line(key, d[key].is_null() ? d[key] : nlohmann::json(format_size(d[key].get<uint64_t>())));
+    if (!d["pci"].is_null()) line("pci", d["pci"]);
+    for (const auto &c : d["caches"])
+        out += fmt::format("  cache L{} {:<14} {}{}\n", c["level"].get<int>(), c["kind"].get<std::string>(),
+                           format_size(c["bytes"].get<uint64_t>()),
+                           c["shared_by"].is_null() ? "" : fmt::format(", shared by {}", c["shared_by"].dump()));
+    for (const auto &h : d["heaps"])
+        out += fmt::format("  heap {} {:<15} {}\n", h["index"].dump(), format_size(h["bytes"].get<uint64_t>()),
+                           h["flags"].dump());
+    for (const auto &k : d["memory_kinds"])
+        out += fmt::format("  memory kind {} {:<30} {}\n", k["index"].dump(), k["name"].get<std::string>(),
+                           k["flags"].dump());
+    for (const auto &[key, value] : d["properties"].items())
+        out += fmt::format("  {:<22} {}\n", key, value.get<std::string>());
+    for (const auto &[key, value] : d["unknown"].items())
+        out += fmt::format("  {:<22} unknown: {}\n", key, value.get<std::string>());
+    return out;
+}
+
+} // namespace vrb

@@ -1,0 +1,150 @@
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/result.hpp>
+#include <vrambench/core/schema.hpp>
+
+#include "vrambench_schema_text.hpp"
+
+#include <fmt/format.h>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace vrb {
+
+namespace {
+
+const valijson::Schema &compiled_schema()
+{
+    static const std::unique_ptr<valijson::Schema> schema = [] {
+        std::string text;
+        for (const char *chunk : vrambench_schema_text)
+            text += chunk;
+        const nlohmann::json document = nlohmann::json::parse(text);
+        auto s = std::make_unique<valijson::Schema>();
+        valijson::SchemaParser parser;
+        valijson::adapters::NlohmannJsonAdapter adapter(document);
+        parser.populateSchema(adapter, *s);
+        return s;
+    }();
+    return *schema;
+}
+
+// valijson's context is a list like ["<root>", "[results]", "[3]", "[unit]"].
+std::string json_path(const std::vector<std::string> &context)
+{
+    std::string path = "$";
+    for (const auto &part : context) {
+        if (part == "<root>") continue;
+        if (part.size() > 2 && part.front() == '[' && part.back() == ']') {
+            const std::string inner = part.substr(1, part.size() - 2);
+            const bool index = !inner.empty() && inner.find_first_not_of("0123456789") == std::string::npos;
+            path += index ? "[" + inner + "]" : "." + inner;
+        } else {
+            path += "." + part;
+        }
+    }
+    return path;
+}
+
+} // namespace
+
+std::optional<SchemaViolation> validate_result_json(const nlohmann::json &document)
+{
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    valijson::adapters::NlohmannJsonAdapter adapter(document);
+    if (validator.validate(compiled_schema(), adapter, &results)) return std::nullopt;
+    // valijson reports from the outside in; the deepest error names the real culprit.
+    valijson::ValidationResults::Error error, deepest;
+    std::size_t depth = 0;
+    bool first = true;
+    while (results.popError(error)) {
+        if (first || error.context.size() > depth) {
+            deepest = error;
+            depth = error.context.size();
+            first = false;
+        }
+    }
+    return SchemaViolation{json_path(deepest.context), deepest.description};
+}
+
+nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_bytes)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw UsageError(fmt::format("{}: is a directory, not a result file", file.string()));
+    const auto size = std::filesystem::file_size(file, ec);
+    if (ec) throw UsageError(fmt::format("{}: cannot read: {}", file.string(), ec.message()));
+    if (size > max_bytes)
+        throw UsageError(fmt::format("{}: {} bytes is larger than the {} bytes a result file may have", file.string(),
+                                     size, max_bytes));
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw UsageError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
+    std::ostringstream text;
+    text << in.rdbuf();
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::parse_error &e) {
+        // e.what() carries "[json.exception.parse_error.101] parse error at line L, column C: ..."
+        std::string what = e.what();
+        const auto at = what.find("parse error");
+        throw UsageError(
+            fmt::format("{}: not valid JSON: {}", file.string(), at == std::string::npos ? what : what.substr(at)));
+    }
+    if (!document.is_object() || !document.contains("schema_version"))
+        throw UsageError(fmt::format("{}: not a vrambench result set (no schema_version)", file.string()));
+    if (document["schema_version"] != schema_version)
+        throw UsageError(fmt::format("{}: schema version {} is not supported (this vrambench reads version {})",
+                                     file.string(), document["schema_version"].dump(), schema_version));
+    return document;
+}
+
+void write_file_atomically(const std::filesystem::path &file, const std::string &text)
+{
+    const auto folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec))
+        throw UsageError(fmt::format("{}: cannot write: folder {} does not exist", file.string(), folder.string()));
+    std::string tmp = (folder / ("." + file.filename().string() + ".XXXXXX")).string();
+    const int fd = mkstemp(tmp.data());
+    if (fd < 0) throw UsageError(fmt::format("{}: cannot write: {}", file.string(), std::strerror(errno)));
+    const char *p = text.data();
+    std::size_t left = text.size();
+    bool ok = true;
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            ok = false;
+            break;
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    const int saved = errno;
+    // mkstemp creates 0600; a result file is as readable as any file the user writes.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    ok = ok && ::fsync(fd) == 0;
+    ok = (::close(fd) == 0) && ok;
+    if (!ok || std::rename(tmp.c_str(), file.c_str()) != 0) {
+        const int why = ok ? errno : saved;
+        ::unlink(tmp.c_str());
+        throw RunError(fmt::format("{}: cannot write: {}", file.string(), std::strerror(why)));
+    }
+}
+
+} // namespace vrb

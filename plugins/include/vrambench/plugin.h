@@ -1,0 +1,347 @@
+/*
+ * vrambench plugin ABI, version 1.0.
+ *
+ * The stable C boundary between the vrambench core and a backend module
+ * (vrambench-host, -vulkan, -cuda, -hip, -opencl, or a vendor's own).
+ * Nothing of C++ crosses it: plain C99, fixed-width integers, opaque handles.
+ *
+ * Life of a module:
+ *   1. The host dlopen()s the module and looks up VRB_ENTRY_SYMBOL.
+ *   2. It calls the entry with the newest version it speaks (negotiation.host_version).
+ *      The module answers with the version it will use and its function table, or
+ *      refuses (VRB_ERROR_VERSION) and names its own version. The host refuses in turn
+ *      when the answered major differs from its own. Minor versions only ever append.
+ *   3. The host calls init(). A module whose runtime or driver is missing returns
+ *      VRB_ERROR_UNAVAILABLE and says why through last_error(); the host lists the
+ *      backend as unavailable and goes on.
+ *   4. Devices are enumerated, described, opened; buffers allocated; operations run.
+ *
+ * Rules every module keeps:
+ *   - Every call returns a vrb_status. A call that fails leaves a human-readable
+ *     message, fetched with last_error() on the same thread before the next call.
+ *   - No exception, longjmp, exit() or abort() ever leaves a call.
+ *   - Every struct starts with struct_size. A struct only grows at its end; a reader
+ *     reads a field only when offsetof(field) + sizeof(field) <= struct_size.
+ *   - Optional function slots may be NULL, and slots past the table's struct_size do
+ *     not exist: both mean "unsupported".
+ *   - The host calls a module from one thread at a time.
+ *   - Sizes, counts, offsets and indices are 64-bit.
+ *
+ * docs/plugin-abi.md explains the contract for someone writing a backend.
+ */
+#ifndef VRAMBENCH_PLUGIN_H
+#define VRAMBENCH_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VRB_ABI_VERSION_MAJOR 1u
+#define VRB_ABI_VERSION_MINOR 0u
+#define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
+#define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
+#define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
+#define VRB_ABI_VERSION VRB_MAKE_VERSION(VRB_ABI_VERSION_MAJOR, VRB_ABI_VERSION_MINOR)
+
+/* The one symbol a module exports. */
+#define VRB_ENTRY_SYMBOL "vrb_plugin_entry"
+
+#if defined(_WIN32)
+#define VRB_EXPORT __declspec(dllexport)
+#else
+#define VRB_EXPORT __attribute__((visibility("default")))
+#endif
+
+typedef enum vrb_status {
+    VRB_OK = 0,
+    VRB_ERROR_UNSUPPORTED = 1,      /* the operation, kind or parameter is not offered */
+    VRB_ERROR_INVALID_ARGUMENT = 2, /* the caller asked something malformed */
+    VRB_ERROR_OUT_OF_MEMORY = 3,    /* an allocation failed; nothing was leaked */
+    VRB_ERROR_DEVICE = 4,           /* the driver or device failed */
+    VRB_ERROR_UNAVAILABLE = 5,      /* runtime or driver missing: say why */
+    VRB_ERROR_TIMER = 6,            /* a device timer gave an impossible duration */
+    VRB_ERROR_VERSION = 7,          /* no common ABI version */
+    VRB_ERROR_CANCELLED = 8,        /* the host asked to stop */
+    VRB_ERROR_INTERNAL = 9
+} vrb_status;
+
+/* ---------------------------------------------------------------- host table */
+
+typedef enum vrb_log_level {
+    VRB_LOG_DEBUG = 0,
+    VRB_LOG_INFO = 1,
+    VRB_LOG_WARNING = 2,
+    VRB_LOG_ERROR = 3
+} vrb_log_level;
+
+/* What the host offers the module. Valid until the module is unloaded. */
+typedef struct vrb_host_table {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    void *user;
+    void (*log)(void *user, int32_t level, const char *message);
+    /* Nonzero once the user asked to stop; long operations poll it between runs. */
+    int32_t (*is_cancelled)(void *user);
+} vrb_host_table;
+
+/* ---------------------------------------------------------------- devices */
+
+/* Bits of vrb_device_info.known: a field whose bit is clear is unknown. */
+enum {
+    VRB_KNOWN_PCI_IDS = 1u << 0,
+    VRB_KNOWN_PCI_ADDRESS = 1u << 1,
+    VRB_KNOWN_UUID = 1u << 2,
+    VRB_KNOWN_TOTAL_MEMORY = 1u << 3,
+    VRB_KNOWN_FREE_MEMORY = 1u << 4,
+    VRB_KNOWN_BUS_WIDTH = 1u << 5,
+    VRB_KNOWN_MEMORY_CLOCK = 1u << 6,
+    VRB_KNOWN_COMPUTE_UNITS = 1u << 7,
+    VRB_KNOWN_CORE_CLOCK = 1u << 8,
+    VRB_KNOWN_DRIVER_VERSION = 1u << 9,
+    VRB_KNOWN_API_VERSION = 1u << 10
+};
+
+typedef enum vrb_device_type {
+    VRB_DEVICE_OTHER = 0,
+    VRB_DEVICE_CPU = 1,
+    VRB_DEVICE_DISCRETE_GPU = 2,
+    VRB_DEVICE_INTEGRATED_GPU = 3,
+    VRB_DEVICE_VIRTUAL_GPU = 4
+} vrb_device_type;
+
+#define VRB_MAX_CACHES 8
+#define VRB_MAX_HEAPS 16
+#define VRB_MAX_PROPERTIES 32
+
+typedef struct vrb_cache_info {
+    uint32_t level;     /* 1, 2, 3 ... */
+    uint32_t shared_by; /* compute units sharing one instance; 0 if unknown */
+    uint64_t bytes;     /* size of one instance */
+    char kind[16];      /* "data", "unified", "instruction" */
+} vrb_cache_info;
+
+typedef struct vrb_heap_info {
+    uint64_t bytes;
+    uint64_t budget_bytes; /* what the driver says this process may use; 0 if unknown */
+    uint32_t flags;        /* VRB_MEMORY_* of the heap */
+    uint32_t reserved;
+} vrb_heap_info;
+
+/* A backend-specific fact worth keeping (a limit, ECC state, subgroup size). */
+typedef struct vrb_property {
+    char key[48];
+    char value[80];
+} vrb_property;
+
+typedef struct vrb_device_info {
+    uint32_t struct_size;
+    uint32_t type;  /* vrb_device_type */
+    uint64_t known; /* VRB_KNOWN_* bits */
+    char name[256];
+    char vendor[64];
+    char api[32];             /* "CUDA", "Vulkan", "host" ... */
+    char api_version[64];     /* as the API spells it */
+    char driver_version[128]; /* as the driver spells it */
+    uint32_t pci_vendor_id;
+    uint32_t pci_device_id;
+    char pci_address[32]; /* "dddd:bb:dd.f", lower case */
+    uint8_t uuid[16];
+    uint64_t total_memory_bytes;
+    uint64_t free_memory_bytes;
+    uint32_t memory_bus_width_bits;
+    /* The memory clock as the runtimes report it: half the per-pin data rate. */
+    uint32_t memory_clock_khz;
+    uint32_t compute_units; /* SMs, CUs, execution units or CPU cores */
+    uint32_t core_clock_khz;
+    uint32_t cache_count;
+    uint32_t heap_count;
+    vrb_cache_info caches[VRB_MAX_CACHES];
+    vrb_heap_info heaps[VRB_MAX_HEAPS];
+    uint32_t property_count;
+    uint32_t reserved;
+    vrb_property properties[VRB_MAX_PROPERTIES];
+} vrb_device_info;
+
+/* ---------------------------------------------------------------- memory kinds */
+
+enum {
+    VRB_MEMORY_DEVICE_LOCAL = 1u << 0,  /* on the device's own memory */
+    VRB_MEMORY_HOST_VISIBLE = 1u << 1,  /* the host can map it */
+    VRB_MEMORY_HOST_COHERENT = 1u << 2, /* mapped writes need no flush */
+    VRB_MEMORY_HOST_CACHED = 1u << 3,   /* host reads are cached */
+    VRB_MEMORY_PINNED = 1u << 4,        /* host memory locked for DMA */
+    VRB_MEMORY_PAGEABLE = 1u << 5,      /* ordinary host memory */
+    VRB_MEMORY_DEVICE_ACCESS = 1u << 6, /* kernels can read and write it */
+    VRB_MEMORY_HOST_MEMORY = 1u << 7    /* it lives in system RAM */
+};
+
+typedef struct vrb_memory_kind_info {
+    uint32_t struct_size;
+    uint32_t flags;      /* VRB_MEMORY_* */
+    char name[64];       /* stable, lower-case, e.g. "device", "pinned", "device-local+host-visible" */
+    uint32_t heap_index; /* into vrb_device_info.heaps, or UINT32_MAX */
+    uint32_t reserved;
+    uint64_t max_allocation_bytes; /* 0 if no limit is known */
+} vrb_memory_kind_info;
+
+/* ---------------------------------------------------------------- operations */
+
+/*
+ * The operation vocabulary. Elements are 4, 8 or 16 bytes made of 32-bit unsigned
+ * lanes (1, 2 or 4 lanes); arithmetic is lane-wise and wraps modulo 2^32, so every
+ * backend computes bit-identical results and the host can verify them exactly.
+ * Sums (read, dot, strided read, gather) add lanes into a 64-bit total modulo 2^64,
+ * which no reduction order can change.
+ *
+ *   READ          sum(src1)                                  -> checksum
+ *   WRITE         dst[i] = vrb_pattern_random(lane, seed)    (pattern.h)
+ *   COPY          dst = src1
+ *   SCALE         dst = scalar * src1
+ *   ADD           dst = src1 + src2
+ *   TRIAD         dst = src1 + scalar * src2
+ *   DOT           sum(src1 * src2), products taken mod 2^32   -> checksum
+ *   STRIDED_READ  sum(src1[i * stride]) for i < count          -> checksum
+ *   GATHER        sum(src1[index[i]]), index = src2 as uint32  -> checksum
+ *   CHASE         j = 0; repeat count times: j = src1[j] (uint32 indices, one thread)
+ *                                                              -> checksum = final j
+ *   TRANSFER      copy count bytes src1 -> dst with the API's copy engine;
+ *                 with src2 and dst2 set, copy src2 -> dst2 at the same time
+ *   FILL          dst[lane] = vrb_pattern(pattern, lane, seed)
+ *   CHECK         compare src1 with vrb_pattern(pattern, lane, seed)
+ *                                         -> mismatches, first_mismatch (a lane index)
+ *
+ * Lane indices (for WRITE, FILL, CHECK and first_mismatch) count from the operand's
+ * offset: lane 0 is the first lane at dst.offset (src1.offset for CHECK).
+ * "count" is in elements (bytes for TRANSFER, steps for CHASE). Offsets are in bytes
+ * and are multiples of element_bytes (4 for CHASE and GATHER's index). Every run of an
+ * operation computes the same result, so repeating it changes nothing.
+ */
+typedef enum vrb_op_kind {
+    VRB_OP_READ = 1,
+    VRB_OP_WRITE = 2,
+    VRB_OP_COPY = 3,
+    VRB_OP_SCALE = 4,
+    VRB_OP_ADD = 5,
+    VRB_OP_TRIAD = 6,
+    VRB_OP_DOT = 7,
+    VRB_OP_STRIDED_READ = 8,
+    VRB_OP_GATHER = 9,
+    VRB_OP_CHASE = 10,
+    VRB_OP_TRANSFER = 11,
+    VRB_OP_FILL = 12,
+    VRB_OP_CHECK = 13
+} vrb_op_kind;
+
+typedef struct vrb_context vrb_context; /* a loaded, initialised backend */
+typedef struct vrb_device vrb_device;   /* an opened device */
+typedef struct vrb_buffer vrb_buffer;   /* memory of one kind on one device */
+
+typedef struct vrb_operand {
+    vrb_buffer *buffer; /* NULL when the operation does not use it */
+    uint64_t offset;    /* bytes from the buffer's start */
+} vrb_operand;
+
+typedef struct vrb_operation {
+    uint32_t struct_size;
+    uint32_t kind;          /* vrb_op_kind */
+    uint32_t element_bytes; /* 4, 8 or 16 (1 for TRANSFER) */
+    uint32_t pattern;       /* vrb_pattern_kind, for FILL and CHECK */
+    uint64_t count;
+    uint64_t stride; /* elements, STRIDED_READ; >= 1 */
+    uint32_t scalar; /* SCALE and TRIAD */
+    uint32_t seed;   /* WRITE, FILL, CHECK */
+    vrb_operand dst;
+    vrb_operand src1;
+    vrb_operand src2;
+    vrb_operand dst2;
+} vrb_operation;
+
+typedef struct vrb_op_output {
+    uint32_t struct_size;
+    uint32_t timer; /* vrb_timer_kind: what timed the runs */
+    uint64_t checksum;
+    uint64_t mismatches;
+    uint64_t first_mismatch; /* lane index, valid when mismatches > 0 */
+} vrb_op_output;
+
+typedef enum vrb_timer_kind {
+    VRB_TIMER_HOST_MONOTONIC = 1,    /* clock_gettime(CLOCK_MONOTONIC) around the run */
+    VRB_TIMER_DEVICE_EVENTS = 2,     /* cudaEvent / hipEvent */
+    VRB_TIMER_DEVICE_TIMESTAMPS = 3, /* Vulkan timestamp queries */
+    VRB_TIMER_PROFILING_EVENTS = 4   /* OpenCL profiling info */
+} vrb_timer_kind;
+
+/* ---------------------------------------------------------------- external memory */
+
+typedef struct vrb_external_handle {
+    uint32_t struct_size;
+    uint32_t type; /* 1: POSIX file descriptor (opaque), 2: dma-buf */
+    int64_t handle;
+    uint64_t bytes;
+} vrb_external_handle;
+
+/* ---------------------------------------------------------------- the module's table */
+
+typedef struct vrb_plugin_table {
+    uint32_t struct_size;
+    uint32_t abi_version;    /* the version this table follows */
+    const char *name;        /* backend name: lower case, [a-z0-9_-], e.g. "vulkan" */
+    const char *description; /* one line */
+    const char *module_version;
+
+    /* Message of the last failed call on this thread; never NULL. */
+    const char *(*last_error)(void);
+
+    vrb_status (*init)(const vrb_host_table *host, vrb_context **out);
+    void (*shutdown)(vrb_context *ctx);
+
+    vrb_status (*device_count)(vrb_context *ctx, uint32_t *out);
+    /* The host sets out->struct_size; the module fills what fits. */
+    vrb_status (*device_describe)(vrb_context *ctx, uint32_t index, vrb_device_info *out);
+    vrb_status (*device_open)(vrb_context *ctx, uint32_t index, vrb_device **out);
+    void (*device_close)(vrb_device *device);
+
+    vrb_status (*memory_kind_count)(vrb_device *device, uint32_t *out);
+    vrb_status (*memory_kind_describe)(vrb_device *device, uint32_t kind, vrb_memory_kind_info *out);
+
+    /* Contents of a new buffer are undefined. */
+    vrb_status (*buffer_alloc)(vrb_device *device, uint32_t kind, uint64_t bytes, vrb_buffer **out);
+    void (*buffer_free)(vrb_buffer *buffer);
+    vrb_status (*buffer_upload)(vrb_buffer *buffer, uint64_t offset, const void *src, uint64_t bytes);
+    vrb_status (*buffer_download)(vrb_buffer *buffer, uint64_t offset, void *dst, uint64_t bytes);
+
+    /*
+     * Runs the operation `repetitions` times back to back and writes each run's
+     * duration in seconds, measured by the device's own clock where it has one, to
+     * seconds[0 .. repetitions-1]. A duration that is zero, negative or wrapped is
+     * VRB_ERROR_TIMER, never a number. out->checksum and the mismatch fields hold
+     * the last run's answer.
+     */
+    vrb_status (*run)(vrb_device *device, const vrb_operation *op, uint32_t repetitions, double *seconds,
+                      vrb_op_output *out);
+
+    /* Optional (NULL when absent): external memory sharing between APIs. */
+    vrb_status (*buffer_export)(vrb_buffer *buffer, vrb_external_handle *out);
+    vrb_status (*buffer_import)(vrb_device *device, const vrb_external_handle *handle, uint32_t kind, vrb_buffer **out);
+} vrb_plugin_table;
+
+/* In and out of the entry point. */
+typedef struct vrb_negotiation {
+    uint32_t struct_size;
+    uint32_t host_version;   /* in: the newest version the host speaks */
+    uint32_t module_version; /* out: the version the module will use, or its own when refusing */
+    uint32_t reserved;
+    const vrb_plugin_table *table; /* out: static, valid until unload */
+    char message[256];             /* out: why, when the module refuses */
+} vrb_negotiation;
+
+typedef vrb_status (*vrb_plugin_entry_fn)(vrb_negotiation *negotiation);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VRAMBENCH_PLUGIN_H */

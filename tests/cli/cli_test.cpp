@@ -1,0 +1,206 @@
+// The vrambench executable end to end: what a user types, what comes back, and the
+// exit code; bad input gets one clear line on stderr and leaves no partial file.
+#include "run_process.hpp"
+
+#include <vrambench/core/schema.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+ProcessResult vrambench(std::vector<std::string> args, const std::vector<std::string> &env = {})
+{
+    args.insert(args.begin(), VRAMBENCH_EXE);
+    return run_process(args, env);
+}
+
+std::size_t lines(const std::string &text)
+{
+    return std::count(text.begin(), text.end(), '\n');
+}
+
+std::filesystem::path temp_dir()
+{
+    auto dir = std::filesystem::temp_directory_path() / ("vrb-cli-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+// A quick run small enough for any CI machine.
+const std::vector<std::string> small_run{"run", "--backend", "host", "--suite", "quick", "--size", "4M"};
+
+void expect_usage_error(const ProcessResult &r, const std::string &needle)
+{
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+} // namespace
+
+TEST(Cli, ListsTheHostBackendAndItsDevice)
+{
+    const auto r = vrambench({"list"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("host:0"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ListsAnUnavailableBackendWithWhyAndStillSucceeds)
+{
+    const auto r = vrambench({"list", "--plugin", MOCK_UNAVAILABLE_PATH});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("mock     unavailable: mock driver is not installed"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ListsAModuleOfAnotherAbiAsFailedNamingBothVersions)
+{
+    const auto r = vrambench({"list", "--plugin", MOCK_WRONG_MAJOR_PATH});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("module speaks 2.0, this vrambench speaks 1.0"), std::string::npos) << r.out;
+}
+
+TEST(Cli, DescribesOneDeviceInFull)
+{
+    const auto r = vrambench({"info", "host:0"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("memory kind 0"), std::string::npos) << r.out;
+    const auto j = vrambench({"info", "host:0", "--format", "json"});
+    EXPECT_EQ(nlohmann::json::parse(j.out)["id"], "host:0");
+}
+
+TEST(Cli, AQuickRunWritesAResultSetThatValidates)
+{
+    const auto file = temp_dir() / "quick.json";
+    auto args = small_run;
+    args.insert(args.end(), {"-o", file.string()});
+    const auto r = vrambench(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_NE(r.out.find("triad"), std::string::npos) << r.out;
+    const auto doc = vrb::read_result_file(file);
+    const auto violation = vrb::validate_result_json(doc);
+    EXPECT_FALSE(violation) << violation->path << ": " << violation->message;
+    ASSERT_EQ(doc["results"].size(), 7u);
+    for (const auto &result : doc["results"]) {
+        EXPECT_EQ(result["verification"]["status"], "passed") << result.dump();
+        EXPECT_GT(result["value"].get<double>(), 0);
+        EXPECT_EQ(result["samples"].size(), result["seconds"].size());
+    }
+    const auto v = vrambench({"validate", file.string()});
+    EXPECT_EQ(v.exit_code, 0) << v.err;
+}
+
+TEST(Cli, JsonFormatPutsOnlyJsonOnStdout)
+{
+    auto args = small_run;
+    args.insert(args.end(), {"--format", "json", "--probe", "bandwidth.*"});
+    const auto r = vrambench(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out); // throws on anything but JSON
+    EXPECT_FALSE(vrb::validate_result_json(doc));
+}
+
+TEST(Cli, CsvFormatHasAHeaderAndOneRowPerResult)
+{
+    auto args = small_run;
+    args.insert(args.end(), {"--format", "csv"});
+    const auto r = vrambench(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("probe,backend,device", 0), 0u);
+    EXPECT_EQ(lines(r.out), 8u) << r.out;
+}
+
+TEST(Cli, RefusesAnUnknownFlag)
+{
+    const auto r = vrambench({"run", "--frobnicate"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("frobnicate"), std::string::npos) << r.err;
+}
+
+TEST(Cli, RefusesBadSizes)
+{
+    expect_usage_error(vrambench({"run", "--size", "0"}), "'0'");
+    expect_usage_error(vrambench({"run", "--size=-1"}), "'-1'");
+    expect_usage_error(vrambench({"run", "--size", "1e30"}), "'1e30'");
+    expect_usage_error(vrambench({"run", "--size", "abc"}), "'abc'");
+}
+
+TEST(Cli, RefusesAnUnknownBackendNamingTheOnesFound)
+{
+    const auto r = vrambench({"run", "--backend", "nosuch"});
+    expect_usage_error(r, "unknown backend 'nosuch' (found: ");
+    EXPECT_NE(r.err.find("host"), std::string::npos) << r.err;
+}
+
+TEST(Cli, RefusesADeviceIndexOutOfRange)
+{
+    expect_usage_error(vrambench({"run", "--device", "host:7"}), "device host:7 does not exist");
+    expect_usage_error(vrambench({"info", "host"}), "backend:index");
+}
+
+TEST(Cli, RefusesAProbePatternThatMatchesNothing)
+{
+    expect_usage_error(vrambench({"run", "--probe", "nosuch.*"}), "no probe matches 'nosuch.*'");
+}
+
+TEST(Cli, RefusesAnOutputIntoAMissingFolderBeforeMeasuring)
+{
+    const auto file = temp_dir() / "missing" / "r.json";
+    auto args = small_run;
+    args.insert(args.end(), {"-o", file.string()});
+    expect_usage_error(vrambench(args), "does not exist");
+    EXPECT_FALSE(std::filesystem::exists(file.parent_path()));
+}
+
+TEST(Cli, RunningAnUnavailableBackendIsARunFailure)
+{
+    const auto r = vrambench({"run", "--plugin", MOCK_UNAVAILABLE_PATH, "--backend", "mock"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("mock driver is not installed"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ValidateRefusesATruncatedFileAndLeavesItAlone)
+{
+    const auto file = temp_dir() / "truncated.json";
+    const std::string text = "{\"schema_version\": 1, \"tool\": {\"name\": ";
+    std::ofstream(file) << text;
+    const auto r = vrambench({"validate", file.string()});
+    expect_usage_error(r, "not valid JSON");
+    EXPECT_EQ(std::filesystem::file_size(file), text.size());
+}
+
+TEST(Cli, ValidateNamesThePathOfASchemaViolation)
+{
+    const auto file = temp_dir() / "violation.json";
+    std::ofstream(file) << R"({"schema_version": 1, "tool": {"name": "vrambench", "version": "1", "git_commit": "x"},
+        "run": {}, "host": {}, "backends": [], "devices": [], "results": []})";
+    expect_usage_error(vrambench({"validate", file.string()}), "at $.host: Missing required property 'cpu'");
+}
+
+TEST(Cli, ValidateRefusesAFileThatIsNotThere)
+{
+    expect_usage_error(vrambench({"validate", (temp_dir() / "absent.json").string()}), "cannot read");
+}
+
+TEST(Cli, PeakAppliesTheConventionItWasGiven)
+{
+    const auto clock = vrambench({"peak", "--memory-clock-mhz", "10501", "--bus-bits", "384"});
+    EXPECT_EQ(clock.exit_code, 0) << clock.err;
+    EXPECT_EQ(clock.out.rfind("1008.1 GB/s", 0), 0u) << clock.out;
+    EXPECT_NE(clock.out.find("half the per-pin"), std::string::npos);
+    const auto rate = vrambench({"peak", "--data-rate-gbps", "21", "--bus-bits", "384"});
+    EXPECT_EQ(rate.out.rfind("1008.0 GB/s", 0), 0u) << rate.out;
+    expect_usage_error(vrambench({"peak", "--bus-bits", "384"}), "exactly one of");
+}
+
+TEST(Cli, HelpDocumentsTheExitCodes)
+{
+    const auto r = vrambench({"--help"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("4 a result failed verification"), std::string::npos) << r.out;
+}

@@ -1,0 +1,173 @@
+// A backend that plays one fault, chosen at build time by a MOCK_* define; built once
+// per fault so the loader's every refusal path is fed a real module.
+//
+//   MOCK_OK              a working backend with one device and no operations
+//   MOCK_WRONG_MAJOR     answers with ABI major 2 although the host offered 1
+//   MOCK_REFUSES_VERSION refuses the host's version and names its own (0.9)
+//   MOCK_NO_ENTRY        exports no entry symbol
+//   MOCK_INIT_FAILS      init fails with a device error
+//   MOCK_UNAVAILABLE     init says its driver is missing
+//   MOCK_SHORT_TABLE     a table that ends right after run(): optional slots absent
+//   MOCK_NO_TABLE        the entry succeeds but hands back no table
+#include <vrambench/plugin_support.hpp>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+
+using vrb::plugin::set_error;
+
+struct vrb_context {
+    int unused;
+};
+struct vrb_device {
+    int unused;
+};
+struct vrb_buffer {
+    int unused;
+};
+
+namespace {
+
+vrb_context the_context{};
+vrb_device the_device{};
+
+const char *last_error()
+{
+    return vrb::plugin::last_error();
+}
+
+vrb_status init(const vrb_host_table *, vrb_context **out)
+{
+#if defined(MOCK_INIT_FAILS)
+    (void)out;
+    return set_error(VRB_ERROR_DEVICE, "mock init failed on purpose");
+#elif defined(MOCK_UNAVAILABLE)
+    (void)out;
+    return set_error(VRB_ERROR_UNAVAILABLE, "mock driver is not installed");
+#else
+    *out = &the_context;
+    return VRB_OK;
+#endif
+}
+
+void shutdown(vrb_context *) {}
+
+vrb_status device_count(vrb_context *, uint32_t *out)
+{
+    *out = 1;
+    return VRB_OK;
+}
+
+vrb_status device_describe(vrb_context *, uint32_t index, vrb_device_info *out)
+{
+    if (index != 0) return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has one device");
+    vrb::plugin::copy_string(out->name, "mock device");
+    vrb::plugin::copy_string(out->api, "mock");
+    out->type = VRB_DEVICE_OTHER;
+    return VRB_OK;
+}
+
+vrb_status device_open(vrb_context *, uint32_t, vrb_device **out)
+{
+    *out = &the_device;
+    return VRB_OK;
+}
+
+void device_close(vrb_device *) {}
+
+vrb_status memory_kind_count(vrb_device *, uint32_t *out)
+{
+    *out = 0;
+    return VRB_OK;
+}
+
+vrb_status memory_kind_describe(vrb_device *, uint32_t, vrb_memory_kind_info *)
+{
+    return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has no memory kinds");
+}
+
+vrb_status buffer_alloc(vrb_device *, uint32_t, uint64_t, vrb_buffer **)
+{
+    return set_error(VRB_ERROR_OUT_OF_MEMORY, "mock has no memory");
+}
+
+void buffer_free(vrb_buffer *) {}
+
+vrb_status buffer_upload(vrb_buffer *, uint64_t, const void *, uint64_t)
+{
+    return set_error(VRB_ERROR_UNSUPPORTED, "mock buffers hold nothing");
+}
+
+vrb_status buffer_download(vrb_buffer *, uint64_t, void *, uint64_t)
+{
+    return set_error(VRB_ERROR_UNSUPPORTED, "mock buffers hold nothing");
+}
+
+vrb_status run(vrb_device *, const vrb_operation *, uint32_t, double *, vrb_op_output *)
+{
+    return set_error(VRB_ERROR_UNSUPPORTED, "mock runs no operation");
+}
+
+vrb_status buffer_export(vrb_buffer *, vrb_external_handle *)
+{
+    return set_error(VRB_ERROR_UNSUPPORTED, "mock exports nothing");
+}
+
+const vrb_plugin_table table = {
+#if defined(MOCK_SHORT_TABLE)
+    static_cast<uint32_t>(offsetof(vrb_plugin_table, run) + sizeof(void *)),
+#else
+    sizeof(vrb_plugin_table),
+#endif
+    VRB_ABI_VERSION,
+    "mock",
+    "a backend that plays one fault",
+    "0",
+    last_error,
+    init,
+    shutdown,
+    device_count,
+    device_describe,
+    device_open,
+    device_close,
+    memory_kind_count,
+    memory_kind_describe,
+    buffer_alloc,
+    buffer_free,
+    buffer_upload,
+    buffer_download,
+    run,
+    buffer_export, // beyond struct_size in the short-table variant: must read as absent
+    nullptr,
+};
+
+} // namespace
+
+#if !defined(MOCK_NO_ENTRY)
+extern "C" VRB_EXPORT vrb_status vrb_plugin_entry(vrb_negotiation *negotiation)
+{
+#if defined(MOCK_WRONG_MAJOR)
+    negotiation->module_version = VRB_MAKE_VERSION(2, 0);
+    negotiation->table = &table;
+    return VRB_OK;
+#elif defined(MOCK_REFUSES_VERSION)
+    negotiation->module_version = VRB_MAKE_VERSION(0, 9);
+    std::snprintf(negotiation->message, sizeof negotiation->message, "mock only speaks 0.9");
+    return VRB_ERROR_VERSION;
+#elif defined(MOCK_NO_TABLE)
+    negotiation->module_version = VRB_ABI_VERSION;
+    negotiation->table = nullptr;
+    return VRB_OK;
+#else
+    negotiation->module_version = VRB_ABI_VERSION;
+    negotiation->table = &table;
+    return VRB_OK;
+#endif
+}
+#else
+extern "C" VRB_EXPORT int vrb_not_the_entry(void)
+{
+    return 0;
+}
+#endif
