@@ -158,6 +158,7 @@ int cmd_run(const Options &o, int argc, char **argv)
     request.options.estimator = parse_estimator(o.estimator);
     if (!o.size.empty()) request.options.size = parse_size(o.size);
     if (o.reps > 0) request.options.repetitions = static_cast<uint32_t>(o.reps);
+    if (!o.memory_limit.empty()) request.options.memory_limit = parse_memory_limit(o.memory_limit);
     request.command_line.assign(argv, argv + argc);
     check_output_path(o.output);
 
@@ -228,6 +229,8 @@ void add_commands(CLI::App &app, Options &o)
     run->add_option("--reps", o.reps, "Timed repetitions per figure")->check(CLI::Range(1, 100000));
     run->add_option("--estimator", o.estimator, "The reported statistic: median, min, max or mean")
         ->check(CLI::IsMember({"median", "min", "max", "mean"}));
+    run->add_option("--memory-limit", o.memory_limit,
+                    "Most memory the capacity probes may take: bytes (8G) or a share of free memory (50%)");
     run->add_option("-o,--output", o.output, "Also write the result set (JSON) to this file");
     run->add_option("--format", o.format, "What stdout carries: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));

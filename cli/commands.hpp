@@ -18,6 +18,7 @@ struct Options {
     std::string output;
     std::string format = "table";
     std::string estimator = "median";
+    std::string memory_limit; // "8G" or "50%"; parsed by vrb::parse_memory_limit
     // info / validate
     std::string device;
     std::string file;

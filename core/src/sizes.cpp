@@ -77,6 +77,29 @@ uint64_t parse_size(std::string_view text)
     return static_cast<uint64_t>(bytes);
 }
 
+MemoryLimit parse_memory_limit(std::string_view text)
+{
+    MemoryLimit limit;
+    if (!text.empty() && text.back() == '%') {
+        const std::string_view number = text.substr(0, text.size() - 1);
+        double percent = 0;
+        const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), percent);
+        if (ec != std::errc() || end != number.data() + number.size() || !(percent > 0) || percent > 100)
+            throw UsageError(
+                fmt::format("invalid memory limit '{}': a percentage must be above 0 and at most 100", text));
+        limit.fraction = percent / 100;
+        return limit;
+    }
+    limit.bytes = parse_size(text);
+    return limit;
+}
+
+uint64_t MemoryLimit::resolve(uint64_t free_bytes) const
+{
+    if (fraction > 0) return static_cast<uint64_t>(static_cast<double>(free_bytes) * fraction);
+    return bytes;
+}
+
 std::string format_size(uint64_t bytes)
 {
     static const std::array<const char *, 5> units{"B", "KiB", "MiB", "GiB", "TiB"};

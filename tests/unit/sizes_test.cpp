@@ -39,3 +39,16 @@ TEST(FormatSize, PrintsExactMultiplesWithoutDecimals)
     EXPECT_EQ(vrb::format_size(1536ull << 20), "1.5 GiB");
     EXPECT_EQ(vrb::format_size(17), "17 B");
 }
+
+TEST(ParseMemoryLimit, ReadsAbsoluteSizesAndPercentagesOfFreeMemory)
+{
+    EXPECT_EQ(vrb::parse_memory_limit("8G").resolve(100), 8ull << 30);
+    EXPECT_EQ(vrb::parse_memory_limit("50%").resolve(1000), 500u);
+    EXPECT_EQ(vrb::parse_memory_limit("100%").resolve(1000), 1000u);
+}
+
+TEST(ParseMemoryLimit, RefusesZeroOverAHundredPercentAndJunk)
+{
+    for (const char *bad : {"0%", "101%", "-5%", "x%", "0", "abc"})
+        EXPECT_THROW(vrb::parse_memory_limit(bad), vrb::UsageError) << bad;
+}

@@ -5,6 +5,7 @@
 #include <vrambench/core/backend.hpp>
 #include <vrambench/core/device_record.hpp>
 #include <vrambench/core/result.hpp>
+#include <vrambench/core/sizes.hpp>
 #include <vrambench/core/statistics.hpp>
 
 #include <functional>
@@ -24,6 +25,7 @@ struct ProbeOptions {
     std::optional<uint64_t> size;        // --size: bytes per buffer
     std::optional<uint32_t> repetitions; // --reps
     Estimator estimator = Estimator::median;
+    std::optional<MemoryLimit> memory_limit; // --memory-limit, for probes that allocate much
 };
 
 // Where a probe reports progress: "what it does now" and how far it is.
