@@ -30,10 +30,6 @@ std::string csv_escape(std::string s)
     return out + "\"";
 }
 
-std::string number_or_dash(const nlohmann::json &v, const char *format = "{:.2f}")
-{
-    return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : "-";
-}
 
 } // namespace
 

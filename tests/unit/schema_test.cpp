@@ -93,8 +93,11 @@ TEST(ResultSchema, GivesEveryUnknownDeviceFieldAReason)
 {
     const auto doc = minimal_document();
     const auto &device = doc["devices"][0];
-    for (const auto &[key, value] : device.items())
-        if (value.is_null()) EXPECT_TRUE(device["unknown"].contains(key)) << key << " is null without a reason";
+    for (const auto &[key, value] : device.items()) {
+        if (value.is_null()) {
+            EXPECT_TRUE(device["unknown"].contains(key)) << key << " is null without a reason";
+        }
+    }
 }
 
 TEST(ResultFile, RefusesATruncatedFileWithTheLineAndColumn)
