@@ -7,9 +7,11 @@
 #include <vrambench/core/runner.hpp>
 #include <vrambench/core/schema.hpp>
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/core/worker.hpp>
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -27,14 +29,6 @@ void add_plugin_option(CLI::App *command, Options &o)
 {
     command->add_option("--plugin", o.plugins, "Load this backend module as well (repeatable)")
         ->check(CLI::ExistingPath);
-}
-
-std::vector<BackendEntry> discover(const Options &o)
-{
-    DiscoveryOptions d;
-    for (const auto &p : o.plugins)
-        d.extra_plugins.emplace_back(p);
-    return discover_backends(d);
 }
 
 void write_stdout(const std::string &text)
@@ -102,20 +96,84 @@ void check_output_path(const std::string &output)
         throw UsageError(fmt::format("cannot write {}: folder {} is not writable", output, folder.string()));
 }
 
+DiscoveryOptions discovery_options(const Options &o)
+{
+    DiscoveryOptions d;
+    for (const auto &p : o.plugins)
+        d.extra_plugins.emplace_back(p);
+    return d;
+}
+
+std::string heading(const nlohmann::json &d)
+{
+    std::string line = fmt::format("{}: {} ({}", d["id"].get<std::string>(), d.value("name", "?"), d.value("api", "?"));
+    if (d.value("total_memory_bytes", nlohmann::json()).is_number())
+        line += ", " + format_size(d["total_memory_bytes"].get<uint64_t>());
+    if (d.value("peak_bandwidth_gbps", nlohmann::json()).is_number())
+        line += fmt::format(", peak {:.1f} GB/s", d["peak_bandwidth_gbps"].get<double>());
+    return line + ")\n";
+}
+
 int cmd_list(const Options &o)
 {
-    write_stdout(describe_backends(discover(o)));
+    const nlohmann::json backends = describe_backends_in_workers(discovery_options(o), o.timeout);
+    std::string out;
+    if (backends.empty())
+        out += "no backend modules found (searched next to the executable and VRAMBENCH_PLUGIN_PATH)\n";
+    for (const auto &b : backends) {
+        const std::string name = b["name"], state = b["state"];
+        if (state != "available") {
+            out += fmt::format("{:<8} {}: {}\n", name, state,
+                               b["reason"].is_string() ? b["reason"].get<std::string>() : "");
+            continue;
+        }
+        const auto &devices = b["devices"];
+        out += fmt::format("{:<8} {} device{} ({})\n", name, devices.size(), devices.size() == 1 ? "" : "s",
+                           b["file"].get<std::string>());
+        for (const auto &d : devices) {
+            if (d.contains("error")) {
+                out += fmt::format("  {}: cannot be opened: {}\n", d["id"].get<std::string>(),
+                                   d["error"].get<std::string>());
+                continue;
+            }
+            out += "  " + heading(d);
+            for (const auto &k : d["memory_kinds"])
+                out += fmt::format("      memory kind {}: {} [{}]\n", k["index"].dump(), k["name"].get<std::string>(),
+                                   fmt::join(k["flags"].get<std::vector<std::string>>(), ","));
+        }
+    }
+    write_stdout(out);
     return 0;
 }
 
 int cmd_info(const Options &o)
 {
-    const auto entries = discover(o);
-    const DeviceTarget target = resolve_device(entries, o.device);
-    auto device = target.backend->open(target.index);
-    const nlohmann::json record = to_json(describe_device(*target.backend, device.get(), target.index));
-    write_stdout(o.format == "json" ? record.dump(2) + "\n" : describe_device_text(record));
-    return 0;
+    const auto colon = o.device.find(':');
+    if (colon == std::string::npos || colon + 1 == o.device.size() ||
+        o.device.find_first_not_of("0123456789", colon + 1) != std::string::npos)
+        throw UsageError(fmt::format("invalid device '{}': name a device as backend:index, e.g. host:0", o.device));
+    const nlohmann::json backends = describe_backends_in_workers(discovery_options(o), o.timeout);
+    const std::string name = o.device.substr(0, colon);
+    for (const auto &b : backends) {
+        if (b["name"] != name) continue;
+        if (b["state"] != "available")
+            throw RunError(fmt::format("backend '{}' is {}: {}", name, b["state"].get<std::string>(),
+                                       b["reason"].is_string() ? b["reason"].get<std::string>() : ""));
+        for (const auto &d : b["devices"]) {
+            if (d["id"] != o.device) continue;
+            if (d.contains("error")) throw RunError(fmt::format("{}: {}", o.device, d["error"].get<std::string>()));
+            write_stdout(o.format == "json" ? d.dump(2) + "\n" : describe_device_text(d));
+            return 0;
+        }
+        const auto count = b["devices"].size();
+        throw UsageError(fmt::format("device {} does not exist: backend '{}' has {} device{}", o.device, name, count,
+                                     count == 1 ? "" : "s"));
+    }
+    std::vector<std::string> names;
+    for (const auto &b : backends)
+        names.push_back(b["name"]);
+    throw UsageError(fmt::format("unknown backend '{}' (found: {})", name,
+                                 names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
 }
 
 int cmd_probes()
@@ -162,20 +220,20 @@ int cmd_run(const Options &o, int argc, char **argv)
     request.command_line.assign(argv, argv + argc);
     check_output_path(o.output);
 
+    request.discovery = discovery_options(o);
+    request.timeout_seconds = o.timeout;
+    if (!o.output.empty()) request.journal = o.output + ".journal";
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
-    const auto entries = discover(o);
-    for (const auto &e : entries)
-        if (e.state == BackendEntry::State::failed) std::fprintf(stderr, "vrambench: %s\n", e.reason.c_str());
 
     const bool table = o.format == "table";
     ProgressLine progress;
     RunObserver observer;
     bool header_shown = false;
-    observer.device_started = [&](const DeviceRecord &d) {
+    observer.device_json = [&](const nlohmann::json &d) {
         if (!table) return;
         progress.clear();
-        write_stdout((header_shown ? "\n" : "") + device_heading(d) + table_header());
+        write_stdout((header_shown ? "\n" : "") + heading(d) + table_header());
         header_shown = true;
     };
     observer.result = [&](const ProbeResult &r) {
@@ -185,12 +243,23 @@ int cmd_run(const Options &o, int argc, char **argv)
     };
     observer.progress = [&](std::string_view what, double fraction) { progress.show(what, fraction); };
 
-    RunOutcome outcome = run_benchmarks(request, entries, observer);
+    RunOutcome outcome = supervise_run(request, observer);
+    for (const auto &b : outcome.document["backends"])
+        if (b["state"] != "available" && b["state"] != "unavailable")
+            std::fprintf(stderr, "vrambench: backend %s %s: %s\n", b["name"].get<std::string>().c_str(),
+                         b["state"].get<std::string>().c_str(),
+                         b["reason"].is_string() ? b["reason"].get<std::string>().c_str() : "");
     progress.clear();
     const std::string json = outcome.document.dump(2) + "\n";
     if (o.format == "json") write_stdout(json);
     if (o.format == "csv") write_stdout(csv_header() + csv_rows(outcome.document));
-    if (!o.output.empty()) write_file_atomically(o.output, json);
+    if (!o.output.empty()) {
+        write_file_atomically(o.output, json);
+        std::filesystem::remove(request.journal); // the result set now holds everything it held
+    }
+    if (outcome.exit == ExitCode::interrupted)
+        std::fprintf(stderr, "vrambench: interrupted: the %zu results that finished are kept%s\n",
+                     outcome.document["results"].size(), o.output.empty() ? "" : (" in " + o.output).c_str());
     if (outcome.exit == ExitCode::verification)
         std::fprintf(stderr, "vrambench: a result failed verification: its figure is not to be trusted\n");
     else if (outcome.exit == ExitCode::run_failed)
@@ -236,6 +305,18 @@ void add_commands(CLI::App &app, Options &o)
         ->check(CLI::IsMember({"table", "json", "csv"}));
     add_plugin_option(run, o);
 
+    run->add_option("--timeout", o.timeout, "Seconds a backend may go without progress before it is stopped")
+        ->check(CLI::PositiveNumber);
+    for (auto *command : {list, info})
+        command->add_option("--timeout", o.timeout, "Seconds a backend may take to describe itself")
+            ->check(CLI::PositiveNumber);
+
+    // The worker mode `run` uses for each backend; not for people.
+    auto *worker = app.add_subcommand("__worker", "");
+    worker->group("");
+    worker->add_option("mode", o.worker_mode)->required();
+    worker->add_option("module", o.file)->required();
+
     auto *validate = app.add_subcommand("validate", "Check a result file against the result schema");
     validate->add_option("file", o.file, "The result file")->required();
 
@@ -254,6 +335,7 @@ int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)
     if (name == "run") return cmd_run(o, argc, argv);
     if (name == "validate") return cmd_validate(o);
     if (name == "peak") return cmd_peak(o);
+    if (name == "__worker") return worker_main(o.worker_mode, o.file);
     throw UsageError("unknown command " + name);
 }
 

@@ -16,6 +16,8 @@ struct Options {
     std::string size; // parsed by vrb::parse_size, so its errors read the same everywhere
     int reps = 0;
     std::string output;
+    double timeout = 600;
+    std::string worker_mode;
     std::string format = "table";
     std::string estimator = "median";
     std::string memory_limit; // "8G" or "50%"; parsed by vrb::parse_memory_limit

@@ -58,8 +58,7 @@ BackendEntry open_backend(const std::filesystem::path &file)
 {
     BackendEntry entry;
     entry.file = file;
-    entry.name = file.stem().string();
-    if (entry.name.rfind("vrambench-", 0) == 0) entry.name = entry.name.substr(10);
+    entry.name = name_from_file(file);
     try {
         auto module = Module::load(file);
         entry.name = module->name();
@@ -77,7 +76,14 @@ BackendEntry open_backend(const std::filesystem::path &file)
     return entry;
 }
 
-std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options)
+std::string name_from_file(const std::filesystem::path &file)
+{
+    std::string name = file.stem().string();
+    if (name.rfind("vrambench-", 0) == 0) name = name.substr(10);
+    return name;
+}
+
+std::vector<std::filesystem::path> module_files(const DiscoveryOptions &options)
 {
     // Files given by hand come first, so they win over an installed module of the same name.
     std::vector<std::filesystem::path> files = options.extra_plugins;
@@ -92,13 +98,21 @@ std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options)
             files.insert(files.end(), here.begin(), here.end());
         }
     }
-    std::vector<BackendEntry> entries;
-    std::set<std::filesystem::path> seen_files;
-    std::set<std::string> seen_names;
+    std::vector<std::filesystem::path> unique;
+    std::set<std::filesystem::path> seen;
     for (const auto &file : files) {
         std::error_code ec;
         const auto canonical = std::filesystem::weakly_canonical(file, ec);
-        if (!seen_files.insert(ec ? file : canonical).second) continue;
+        if (seen.insert(ec ? file : canonical).second) unique.push_back(file);
+    }
+    return unique;
+}
+
+std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options)
+{
+    std::vector<BackendEntry> entries;
+    std::set<std::string> seen_names;
+    for (const auto &file : module_files(options)) {
         BackendEntry entry = open_backend(file);
         if (entry.state != BackendEntry::State::failed && !seen_names.insert(entry.name).second) continue;
         entries.push_back(std::move(entry));

@@ -59,4 +59,47 @@ nlohmann::json to_json(const ProbeResult &r)
     return j;
 }
 
+ProbeResult result_from_json(const nlohmann::json &j)
+{
+    ProbeResult r;
+    r.probe = j.at("probe").get<std::string>();
+    r.backend = j.at("backend").get<std::string>();
+    r.device = j.at("device").get<std::string>();
+    r.parameters = j.at("parameters");
+    r.metric = j.at("metric").get<std::string>();
+    r.unit = j.at("unit").get<std::string>();
+    r.estimator = j.at("estimator").get<std::string>();
+    if (!j.at("value").is_null()) r.value = j["value"].get<double>();
+    if (j.contains("bytes_per_run") && !j["bytes_per_run"].is_null())
+        r.bytes_per_run = j["bytes_per_run"].get<uint64_t>();
+    if (!j.at("byte_counting").is_null()) r.byte_counting = j["byte_counting"].get<std::string>();
+    if (!j.at("timer").is_null()) r.timer = j["timer"].get<std::string>();
+    r.seconds = j.at("seconds").get<std::vector<double>>();
+    r.samples = j.at("samples").get<std::vector<double>>();
+    if (const auto &s = j.at("statistics"); !s.is_null()) {
+        Statistics st;
+        st.count = s.at("count").get<std::size_t>();
+        st.min = s.at("min").get<double>();
+        st.median = s.at("median").get<double>();
+        st.mean = s.at("mean").get<double>();
+        st.max = s.at("max").get<double>();
+        st.stddev = s.at("stddev").get<double>();
+        st.cv = s.at("cv").get<double>();
+        r.statistics = st;
+    }
+    if (j.contains("efficiency") && !j["efficiency"].is_null()) r.efficiency = j["efficiency"].get<double>();
+    const std::string v = j.at("verification").at("status").get<std::string>();
+    r.verification.status = v == "passed"   ? Verification::Status::passed
+                            : v == "failed" ? Verification::Status::failed
+                                            : Verification::Status::unverified;
+    r.verification.detail = j["verification"].at("detail").get<std::string>();
+    const std::string st = j.at("status").get<std::string>();
+    for (auto candidate : {ProbeResult::Status::ok, ProbeResult::Status::suspect, ProbeResult::Status::failed,
+                           ProbeResult::Status::verification_failed, ProbeResult::Status::waived})
+        if (to_string(candidate) == st) r.status = candidate;
+    if (!j.at("error").is_null()) r.error = j["error"].get<std::string>();
+    if (j.contains("extra")) r.extra = j["extra"];
+    return r;
+}
+
 } // namespace vrb

@@ -31,7 +31,8 @@ std::filesystem::path temp_dir()
 }
 
 // A quick run small enough for any CI machine.
-const std::vector<std::string> small_run{"run", "--backend", "host", "--suite", "quick", "--size", "4M"};
+const std::vector<std::string> small_run{"run",    "--backend", "host",    "--suite",         "quick",
+                                         "--size", "4M",        "--probe", "bandwidth.stream"};
 
 void expect_usage_error(const ProcessResult &r, const std::string &needle)
 {

@@ -33,6 +33,12 @@ struct DiscoveryOptions {
 std::vector<std::filesystem::path> plugin_search_folders();
 std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options);
 
+// The module files discovery would open, in search order, each once.
+std::vector<std::filesystem::path> module_files(const DiscoveryOptions &options);
+
+// "vrambench-cuda.so" -> "cuda": the name a module has before it is loaded.
+std::string name_from_file(const std::filesystem::path &file);
+
 // Loads and initialises one module; never throws: failures are in the entry.
 BackendEntry open_backend(const std::filesystem::path &file);
 

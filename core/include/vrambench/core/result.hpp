@@ -50,6 +50,8 @@ struct ProbeResult {
 std::string_view to_string(ProbeResult::Status status);
 
 nlohmann::json to_json(const ProbeResult &result);
+// The inverse, for results that crossed a process boundary. Throws on a malformed one.
+ProbeResult result_from_json(const nlohmann::json &j);
 nlohmann::json to_json(const Statistics &stats);
 
 } // namespace vrb

@@ -1,4 +1,9 @@
 // A run: which backends, devices and probes; running them; the result set it makes.
+//
+// `vrambench run` supervises: it finds module files, has each described by a worker
+// process, checks the request against what they found, then runs each backend in a
+// worker of its own and merges what streams back (supervisor.cpp). Inside a worker,
+// run_device() does the measuring.
 #pragma once
 
 #include <vrambench/core/probe.hpp>
@@ -6,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,12 +24,17 @@ struct RunRequest {
     std::vector<std::string> probes;   // patterns; empty: every probe
     ProbeOptions options;
     std::vector<std::string> command_line;
+    double timeout_seconds = 600;  // longest a worker may stay silent
+    std::filesystem::path journal; // when set: one JSON line per finished result
+    DiscoveryOptions discovery;
 };
 
 // What a run reports while it goes, for the console.
 struct RunObserver {
     std::function<void(const DeviceRecord &)> device_started;
+    std::function<void(const nlohmann::json &device)> device_json; // the same, as recorded
     std::function<void(const ProbeResult &)> result;
+    std::function<void(const nlohmann::json &result)> result_json; // the same, as recorded
     std::function<void(std::string_view what, double fraction)> progress;
 };
 
@@ -32,26 +43,34 @@ struct RunOutcome {
     ExitCode exit = ExitCode::ok;
 };
 
-// One device as the user names it: backend:index.
-struct DeviceTarget {
-    std::shared_ptr<Backend> backend;
-    uint32_t index = 0;
+// The probes the patterns select, in run order; UsageError for a pattern matching none.
+std::vector<const Probe *> select_probes(const std::vector<std::string> &patterns);
+
+struct DeviceRunStatus {
+    bool failed = false;
+    bool verification_failed = false;
 };
 
-// Resolves "host:0" against what was found. Throws UsageError for a malformed name,
-// an unknown backend or an index out of range, and RunError for a backend that is
-// unavailable or failed to load (with its reason).
-DeviceTarget resolve_device(const std::vector<BackendEntry> &entries, std::string_view name);
+// Opens one device and runs the probes on it, reporting as it goes.
+DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::vector<const Probe *> &probes,
+                           const ProbeOptions &options, const RunObserver &observer);
 
-// Checks the request against what was found (unknown backend, device, probe: UsageError;
-// an asked-for backend that is unavailable: RunError), then runs it.
-RunOutcome run_benchmarks(const RunRequest &request, const std::vector<BackendEntry> &entries,
-                          const RunObserver &observer);
+// The whole run, supervised: every backend in its own worker process.
+RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer);
+
+// What the modules found say about themselves, each described by a worker process:
+// the "backends" entries of a result set, each with its devices' descriptions under
+// "devices" (not part of the schema; stripped before writing).
+nlohmann::json describe_backends_in_workers(const DiscoveryOptions &discovery, double timeout_seconds);
 
 DeviceRecord describe_device(const Backend &backend, Device *open_device, uint32_t index);
 
 nlohmann::json host_json();
 nlohmann::json backends_json(const std::vector<BackendEntry> &entries);
 std::string utc_now();
+
+// Options as they travel to a worker and back.
+nlohmann::json to_json(const ProbeOptions &options);
+ProbeOptions probe_options_from_json(const nlohmann::json &j);
 
 } // namespace vrb
