@@ -93,21 +93,28 @@ nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_
     if (!in) throw UsageError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
     std::ostringstream text;
     text << in.rdbuf();
+    return parse_result_text(text.str(), file.string());
+}
+
+nlohmann::json parse_result_text(const std::string &text, const std::string &source)
+{
     nlohmann::json document;
     try {
-        document = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error &e) {
-        // e.what() carries "[json.exception.parse_error.101] parse error at line L, column C: ..."
+        document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception &e) {
+        // A syntax error or a number out of range (1e400), e.g. "[json.exception.parse_error.101]
+        // parse error at line L, column C: ..."; the bracketed code means nothing to a user.
         std::string what = e.what();
-        const auto at = what.find("parse error");
+        const auto close = what.find("] ");
+        const auto at = close == std::string::npos ? std::string::npos : close + 2;
         throw UsageError(
-            fmt::format("{}: not valid JSON: {}", file.string(), at == std::string::npos ? what : what.substr(at)));
+            fmt::format("{}: not valid JSON: {}", source, at == std::string::npos ? what : what.substr(at)));
     }
     if (!document.is_object() || !document.contains("schema_version"))
-        throw UsageError(fmt::format("{}: not a vrambench result set (no schema_version)", file.string()));
+        throw UsageError(fmt::format("{}: not a vrambench result set (no schema_version)", source));
     if (document["schema_version"] != schema_version)
-        throw UsageError(fmt::format("{}: schema version {} is not supported (this vrambench reads version {})",
-                                     file.string(), document["schema_version"].dump(), schema_version));
+        throw UsageError(fmt::format("{}: schema version {} is not supported (this vrambench reads version {})", source,
+                                     document["schema_version"].dump(), schema_version));
     return document;
 }
 

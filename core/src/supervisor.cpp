@@ -193,7 +193,9 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
     for (const auto &entry : backends)
         if (entry["state"] != "available" && entry["state"] != "unavailable") failed = true;
 
-    for (const auto &[name, indices] : targets) {
+    for (const auto &target : targets) {
+        const std::string &name = target.first;
+        const std::vector<uint32_t> &indices = target.second;
         if (cancel_requested()) {
             interrupted = true;
             break;

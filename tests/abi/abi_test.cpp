@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 using namespace vrb;
@@ -37,7 +38,7 @@ TEST(PluginLoader, RefusesAModuleThatAnswersAnotherMajorVersionNamingBoth)
     const std::string error = load_error(MOCK_WRONG_MAJOR_PATH);
     EXPECT_NE(error.find("ABI version refused"), std::string::npos) << error;
     EXPECT_NE(error.find("module speaks 2.0"), std::string::npos) << error;
-    EXPECT_NE(error.find("vrambench speaks 1.0"), std::string::npos) << error;
+    EXPECT_NE(error.find("vrambench speaks 1.1"), std::string::npos) << error;
     EXPECT_NE(error.find(MOCK_WRONG_MAJOR_PATH), std::string::npos) << error;
 }
 
@@ -66,6 +67,22 @@ TEST(PluginLoader, RefusesAFileThatIsNotALoadableLibrary)
     const std::string error = load_error(path);
     EXPECT_NE(error.find("not a loadable library"), std::string::npos) << error;
     EXPECT_NE(error.find(path), std::string::npos) << error;
+}
+
+TEST(PluginLoader, RefusesALibraryBuiltForAnotherArchitecture)
+{
+    // A real module with its ELF header's machine field set to AArch64 (183).
+    const auto path = std::filesystem::temp_directory_path() / "vrambench-other-arch.so";
+    std::filesystem::copy_file(MOCK_OK_PATH, path, std::filesystem::copy_options::overwrite_existing);
+    {
+        std::fstream elf(path, std::ios::in | std::ios::out | std::ios::binary);
+        elf.seekp(18);
+        const char aarch64[2] = {char(183), 0};
+        elf.write(aarch64, 2);
+    }
+    const std::string error = load_error(path.string());
+    EXPECT_NE(error.find("not a loadable library"), std::string::npos) << error;
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
 }
 
 TEST(PluginLoader, RefusesADirectory)

@@ -113,6 +113,13 @@ TEST(ResultFile, RefusesATruncatedFileWithTheLineAndColumn)
     }
 }
 
+TEST(ResultFile, RefusesANumberPastTheRangeOfADouble)
+{
+    // Found by fuzz_result_reader: the parser throws out_of_range, not parse_error.
+    EXPECT_THROW(vrb::parse_result_text("3E333", "t"), vrb::UsageError);
+    EXPECT_THROW(vrb::parse_result_text(R"({"schema_version": 1, "x": -1e400})", "t"), vrb::UsageError);
+}
+
 TEST(ResultFile, RefusesAnotherSchemaVersionAndAFileTooLarge)
 {
     auto doc = minimal_document();

@@ -22,6 +22,9 @@ std::optional<SchemaViolation> validate_result_json(const nlohmann::json &docume
 // UsageError with one clear line naming the file.
 nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_bytes = 512ull << 20);
 
+// The same checks on text already in memory; `source` names it in messages.
+nlohmann::json parse_result_text(const std::string &text, const std::string &source);
+
 // Writes text to `file` through a temporary file in the same folder and a rename, so
 // a reader never sees half a file and a failure leaves nothing behind.
 void write_file_atomically(const std::filesystem::path &file, const std::string &text);
