@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 #include <sys/mman.h>
 #include <vector>
 
@@ -21,6 +24,13 @@ struct vrb_context {
     const vrb_host_table *host = nullptr;
     std::unique_ptr<vrb::host::WorkerPool> pool;
     uint64_t last_level_cache = 0;
+    // Test-only fault injection, off unless its environment variable is set at init:
+    // VRAMBENCH_TEST_FAIL_ALLOC_AFTER=N refuses every allocation after the first N as
+    // out of memory; VRAMBENCH_TEST_FLIP_BIT=OFFSET flips the lowest bit of the byte at
+    // OFFSET of a buffer after every FILL that covers it. Never set them in a real run.
+    uint64_t allocations = 0;
+    std::optional<uint64_t> fail_alloc_after;
+    std::optional<uint64_t> flip_byte;
 };
 
 struct vrb_device {
@@ -59,7 +69,21 @@ struct Answer {
     uint64_t checksum = 0, mismatches = 0, first_mismatch = UINT64_MAX;
 };
 
-Answer execute(vrb_context *ctx, const vrb_operation &op)
+// The passes an operation asks for; a core that predates the field asks for one.
+uint32_t passes_of(const vrb_operation &op)
+{
+    return plugin::operation_passes(op);
+}
+
+// Keeps the compiler from proving a pass redundant and doing it once.
+inline void pass_fence()
+{
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+// Each worker repeats its own share `passes` times with no barrier in between: the
+// shares are disjoint, and one dispatch is paid per run, not per pass.
+Answer execute(vrb_context *ctx, const vrb_operation &op, uint32_t passes)
 {
     WorkerPool &pool = *ctx->pool;
     const Kernels &k = kernels();
@@ -84,25 +108,30 @@ Answer execute(vrb_context *ctx, const vrb_operation &op)
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
             const uint64_t m = r.end - r.begin;
-            switch (op.kind) {
-            case VRB_OP_READ: partial[w] = k.sum(a + r.begin, m); break;
-            case VRB_OP_DOT: partial[w] = k.dot(a + r.begin, b + r.begin, m); break;
-            case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, op.seed, m, streaming); break;
-            case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming); break;
-            case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
-            case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
-            default: k.triad(dst + r.begin, a + r.begin, b + r.begin, op.scalar, m, streaming); break;
+            for (uint32_t p = 0; p < passes; ++p) {
+                switch (op.kind) {
+                case VRB_OP_READ: partial[w] = k.sum(a + r.begin, m); break;
+                case VRB_OP_DOT: partial[w] = k.dot(a + r.begin, b + r.begin, m); break;
+                case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, op.seed, m, streaming); break;
+                case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming); break;
+                case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
+                case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
+                default: k.triad(dst + r.begin, a + r.begin, b + r.begin, op.scalar, m, streaming); break;
+                }
             }
         });
         break;
     case VRB_OP_STRIDED_READ:
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(op.count, w, n, 1);
-            uint64_t s = 0;
-            for (uint64_t e = r.begin; e < r.end; ++e)
-                for (uint64_t l = 0; l < lanes_per_element; ++l)
-                    s += a[e * op.stride * lanes_per_element + l];
-            partial[w] = s;
+            for (uint32_t p = 0; p < passes; ++p) {
+                uint64_t s = 0;
+                for (uint64_t e = r.begin; e < r.end; ++e)
+                    for (uint64_t l = 0; l < lanes_per_element; ++l)
+                        s += a[e * op.stride * lanes_per_element + l];
+                partial[w] = s;
+                pass_fence();
+            }
         });
         break;
     case VRB_OP_GATHER: {
@@ -110,17 +139,20 @@ Answer execute(vrb_context *ctx, const vrb_operation &op)
         std::atomic<bool> out_of_range{false};
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(op.count, w, n, 1);
-            uint64_t s = 0;
-            for (uint64_t i = r.begin; i < r.end; ++i) {
-                const uint64_t e = b[i];
-                if (e >= elements) {
-                    out_of_range = true;
-                    return;
+            for (uint32_t p = 0; p < passes; ++p) {
+                uint64_t s = 0;
+                for (uint64_t i = r.begin; i < r.end; ++i) {
+                    const uint64_t e = b[i];
+                    if (e >= elements) {
+                        out_of_range = true;
+                        return;
+                    }
+                    for (uint64_t l = 0; l < lanes_per_element; ++l)
+                        s += a[e * lanes_per_element + l];
                 }
-                for (uint64_t l = 0; l < lanes_per_element; ++l)
-                    s += a[e * lanes_per_element + l];
+                partial[w] = s;
+                pass_fence();
             }
-            partial[w] = s;
         });
         if (out_of_range) fail(VRB_ERROR_INVALID_ARGUMENT, "gather index past the end of src1");
         break;
@@ -130,15 +162,18 @@ Answer execute(vrb_context *ctx, const vrb_operation &op)
         bool out_of_range = false;
         pool.run([&](unsigned w, unsigned) {
             if (w != 0) return; // one thread: every load depends on the one before
-            uint64_t j = 0;
-            for (uint64_t step = 0; step < op.count; ++step) {
-                if (j >= entries) {
-                    out_of_range = true;
-                    return;
+            for (uint32_t p = 0; p < passes; ++p) {
+                uint64_t j = 0;
+                for (uint64_t step = 0; step < op.count; ++step) {
+                    if (j >= entries) {
+                        out_of_range = true;
+                        return;
+                    }
+                    j = a[j];
                 }
-                j = a[j];
+                partial[0] = j;
+                pass_fence();
             }
-            partial[0] = j;
         });
         if (out_of_range) fail(VRB_ERROR_INVALID_ARGUMENT, "chase index past the end of src1");
         break;
@@ -154,26 +189,31 @@ Answer execute(vrb_context *ctx, const vrb_operation &op)
         pool.run([&](unsigned w, unsigned n) {
             if (!both || n == 1) {
                 const Range r = split(op.count, w, n, 64);
-                std::memcpy(d1 + r.begin, s1 + r.begin, r.end - r.begin);
-                if (both) std::memcpy(d2 + r.begin, s2 + r.begin, r.end - r.begin);
+                for (uint32_t p = 0; p < passes; ++p) {
+                    std::memcpy(d1 + r.begin, s1 + r.begin, r.end - r.begin);
+                    if (both) std::memcpy(d2 + r.begin, s2 + r.begin, r.end - r.begin);
+                }
                 return;
             }
             const unsigned half = n / 2;
             const bool second = w >= half;
             const Range r = split(op.count, second ? w - half : w, second ? n - half : half, 64);
-            std::memcpy((second ? d2 : d1) + r.begin, (second ? s2 : s1) + r.begin, r.end - r.begin);
+            for (uint32_t p = 0; p < passes; ++p)
+                std::memcpy((second ? d2 : d1) + r.begin, (second ? s2 : s1) + r.begin, r.end - r.begin);
         });
         break;
     }
     case VRB_OP_FILL:
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
-            if (op.pattern == VRB_PATTERN_RANDOM) {
-                k.random(dst + r.begin, r.begin, op.seed, r.end - r.begin, streaming);
-                return;
+            for (uint32_t p = 0; p < passes; ++p) {
+                if (op.pattern == VRB_PATTERN_RANDOM) {
+                    k.random(dst + r.begin, r.begin, op.seed, r.end - r.begin, streaming);
+                    continue;
+                }
+                for (uint64_t i = r.begin; i < r.end; ++i)
+                    dst[i] = vrb_pattern(op.pattern, i, op.seed);
             }
-            for (uint64_t i = r.begin; i < r.end; ++i)
-                dst[i] = vrb_pattern(op.pattern, i, op.seed);
         });
         break;
     case VRB_OP_CHECK: {
@@ -181,10 +221,13 @@ Answer execute(vrb_context *ctx, const vrb_operation &op)
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
             Answer &mine = local[w];
-            for (uint64_t i = r.begin; i < r.end; ++i)
-                if (a[i] != vrb_pattern(op.pattern, i, op.seed)) {
-                    if (mine.mismatches++ == 0) mine.first_mismatch = i;
-                }
+            for (uint32_t p = 0; p < passes; ++p) {
+                mine = Answer{};
+                for (uint64_t i = r.begin; i < r.end; ++i)
+                    if (a[i] != vrb_pattern(op.pattern, i, op.seed)) {
+                        if (mine.mismatches++ == 0) mine.first_mismatch = i;
+                    }
+            }
         });
         for (const Answer &l : local) {
             answer.mismatches += l.mismatches;
@@ -202,6 +245,29 @@ Answer execute(vrb_context *ctx, const vrb_operation &op)
     return answer;
 }
 
+// A test-only hook's number; nothing when the variable is unset, and a refusal to start
+// when it is set but not a number, so a typo cannot silently disable a fault test.
+std::optional<uint64_t> test_hook(const char *name)
+{
+    const char *text = std::getenv(name);
+    if (!text || !*text) return std::nullopt;
+    char *end = nullptr;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (*end != '\0' || *text == '-')
+        fail(VRB_ERROR_INVALID_ARGUMENT, std::string(name) + "=" + text + " is not a byte count or number");
+    return value;
+}
+
+// After a FILL: the fault VRAMBENCH_TEST_FLIP_BIT plays, when the filled range covers it.
+void flip_test_bit(const vrb_context *ctx, const vrb_operation &op)
+{
+    if (!ctx->flip_byte || op.kind != VRB_OP_FILL || !op.dst.buffer) return;
+    const uint64_t at = *ctx->flip_byte;
+    const uint64_t end = op.dst.offset + op.count * op.element_bytes;
+    if (at < op.dst.offset || at >= end || at >= op.dst.buffer->bytes) return;
+    static_cast<unsigned char *>(op.dst.buffer->base)[at] ^= 1u;
+}
+
 // ------------------------------------------------------------ ABI entry points
 
 const char *last_error()
@@ -215,6 +281,8 @@ vrb_status init(const vrb_host_table *host, vrb_context **out)
         auto ctx = std::make_unique<vrb_context>();
         ctx->host = host;
         ctx->pool = std::make_unique<WorkerPool>();
+        ctx->fail_alloc_after = test_hook("VRAMBENCH_TEST_FAIL_ALLOC_AFTER");
+        ctx->flip_byte = test_hook("VRAMBENCH_TEST_FLIP_BIT");
         vrb_device_info info{};
         info.struct_size = sizeof info;
         describe_host(info, ctx->pool->size());
@@ -285,6 +353,10 @@ vrb_status buffer_alloc(vrb_device *device, uint32_t kind, uint64_t bytes, vrb_b
     return guard([&] {
         if (kind != 0) fail(VRB_ERROR_INVALID_ARGUMENT, "the host backend has one memory kind, 0 (pageable)");
         if (bytes == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "a buffer needs at least one byte");
+        vrb_context *ctx = device->ctx;
+        if (ctx->fail_alloc_after && ctx->allocations >= *ctx->fail_alloc_after)
+            fail(VRB_ERROR_OUT_OF_MEMORY, "allocation refused by VRAMBENCH_TEST_FAIL_ALLOC_AFTER=" +
+                                              std::to_string(*ctx->fail_alloc_after) + " (a test-only fault)");
         // Linux overcommits: mmap would succeed and the OOM killer would end the run
         // later. Refuse what the OS says it cannot give now.
         const uint64_t available = available_memory_bytes();
@@ -298,6 +370,7 @@ vrb_status buffer_alloc(vrb_device *device, uint32_t kind, uint64_t bytes, vrb_b
         void *base = mmap(nullptr, buffer->mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (base == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(bytes) + " bytes failed");
         buffer->base = base;
+        ++ctx->allocations;
         madvise(base, buffer->mapped, MADV_HUGEPAGE); // fewer TLB misses; a hint only
         // First touch by the worker that will use each part places its pages near it.
         char *bytes_base = static_cast<char *>(base);
@@ -341,19 +414,22 @@ vrb_status run(vrb_device *device, const vrb_operation *op, uint32_t repetitions
         if (!op || !seconds || !out) fail(VRB_ERROR_INVALID_ARGUMENT, "run needs an operation, seconds and output");
         plugin::check_operation(*op, [](vrb_buffer *b) { return b->bytes; });
         if (repetitions == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "repetitions must be at least 1");
+        const uint32_t passes = passes_of(*op);
         Answer answer;
         for (uint32_t r = 0; r < repetitions; ++r) {
             if (cancelled(device->ctx)) fail(VRB_ERROR_CANCELLED, "cancelled by the host");
             const auto start = Clock::now();
-            answer = execute(device->ctx, *op);
+            answer = execute(device->ctx, *op, passes);
             const auto stop = Clock::now();
             seconds[r] = std::chrono::duration<double>(stop - start).count();
             if (!(seconds[r] > 0)) fail(VRB_ERROR_TIMER, "the monotonic clock did not advance over a run");
         }
+        flip_test_bit(device->ctx, *op);
         out->timer = VRB_TIMER_HOST_MONOTONIC;
         out->checksum = answer.checksum;
         out->mismatches = answer.mismatches;
         out->first_mismatch = answer.first_mismatch;
+        if (VRB_FITS(*out, passes)) out->passes = passes;
     });
 }
 

@@ -18,7 +18,63 @@ std::string parameter_text(const nlohmann::json &p)
         if (std::string_view(key) == "element_bytes") out += "B";
     }
     if (p.contains("array_bytes")) out += " x " + format_size(p["array_bytes"].get<uint64_t>());
+    if (p.contains("from_bytes") && p.contains("to_bytes"))
+        out += " " + format_size(p["from_bytes"].get<uint64_t>()) + ".." + format_size(p["to_bytes"].get<uint64_t>());
+    if (p.contains("indices")) out += " " + p["indices"].get<std::string>();
+    if (p.contains("direction")) out += " " + p["direction"].get<std::string>();
+    if (p.contains("memory_kind") && p.contains("memory_kind_index")) out += " " + p["memory_kind"].get<std::string>();
     return out;
+}
+
+std::string x_text(const nlohmann::json &curve, double x)
+{
+    if (curve.value("x_unit", "") == "bytes") {
+        const std::string size = format_size(static_cast<uint64_t>(x));
+        return curve.value("x", "") == "offset_bytes" ? "+" + size : size;
+    }
+    return fmt::format("{:.0f}", x);
+}
+
+// A curve as a few compact lines under its row: four points a line, each marked with
+// the plateau it belongs to, then the plateaus with their level and where each ends.
+std::string curve_text(const nlohmann::json &curve, std::string_view unit)
+{
+    constexpr int per_line = 4;
+    const auto &points = curve.at("points");
+    const auto &plateaus = curve.at("plateaus");
+    const std::string x_name = curve.value("x", "x");
+    std::string out;
+    int column = 0;
+    for (const auto &p : points) {
+        const double x = p.at(x_name).get<double>();
+        std::string value = "-", mark;
+        if (p["value"].is_number()) {
+            value = fmt::format("{:.2f}", p["value"].get<double>());
+            for (const auto &plateau : plateaus)
+                if (x >= plateau["from"].get<double>() && x <= plateau["to"].get<double>())
+                    mark = plateau["name"].get<std::string>();
+        }
+        if (p.value("status", "ok") != "ok" && p.value("status", "ok") != "suspect")
+            mark = "!" + p["status"].get<std::string>();
+        out += fmt::format("{}{:>10} {:>9} {:<8}", column == 0 ? "    " : "", x_text(curve, x), value, mark);
+        if (++column == per_line) {
+            out += "\n";
+            column = 0;
+        }
+    }
+    if (column) out += "\n";
+    if (plateaus.empty()) return out;
+    out += "    plateaus:";
+    for (std::size_t k = 0; k < plateaus.size(); ++k) {
+        const auto &plateau = plateaus[k];
+        out += fmt::format(" {} {:.2f} {}", plateau["name"].get<std::string>(), plateau["value"].get<double>(), unit);
+        if (plateau.contains("cycles")) out += fmt::format(" ({:.0f} cycles)", plateau["cycles"].get<double>());
+        if (k + 1 < plateaus.size())
+            out += fmt::format(" to {};", x_text(curve, plateau["ends_at"].get<double>()));
+        else
+            out += fmt::format(" from {}", x_text(curve, plateau["from"].get<double>()));
+    }
+    return out + "\n";
 }
 
 std::string csv_escape(std::string s)
@@ -29,7 +85,6 @@ std::string csv_escape(std::string s)
         out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
-
 
 } // namespace
 
@@ -45,8 +100,11 @@ std::string table_row(const ProbeResult &r)
     const std::string cv = r.statistics ? fmt::format("{:.1f}", r.statistics->cv * 100) : "-";
     std::string status(to_string(r.status));
     if (r.error) status += ": " + *r.error;
-    return fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
-                       parameter_text(r.parameters), value, r.unit, cv, to_string(r.verification.status), status);
+    std::string row =
+        fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
+                    parameter_text(r.parameters), value, r.unit, cv, to_string(r.verification.status), status);
+    if (r.extra.is_object() && r.extra.contains("curve")) row += curve_text(r.extra["curve"], r.unit);
+    return row;
 }
 
 std::string device_heading(const DeviceRecord &d)

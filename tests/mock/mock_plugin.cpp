@@ -29,7 +29,7 @@ struct vrb_buffer {
 
 namespace {
 
-vrb_context the_context{};
+[[maybe_unused]] vrb_context the_context{};
 vrb_device the_device{};
 
 const char *last_error()

@@ -1,3 +1,5 @@
+#include "capacity_probes.hpp"
+#include "curve_probes.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/probe.hpp>
@@ -19,6 +21,20 @@ const std::vector<std::unique_ptr<Probe>> &all_probes()
     static const std::vector<std::unique_ptr<Probe>> probes = [] {
         std::vector<std::unique_ptr<Probe>> list;
         list.push_back(make_stream_probe());
+        list.push_back(make_sweep_probe());
+        list.push_back(make_chase_probe());
+        list.push_back(make_stride_probe());
+        list.push_back(make_alignment_probe());
+        list.push_back(make_gather_probe());
+        list.push_back(make_vector_probe());
+        list.push_back(make_kinds_probe());
+        list.push_back(make_transfer_probe());
+        list.push_back(make_capacity_report_probe());
+        list.push_back(make_capacity_max_alloc_probe());
+        list.push_back(make_capacity_total_probe());
+        list.push_back(make_capacity_alloc_latency_probe());
+        list.push_back(make_capacity_fragmentation_probe());
+        list.push_back(make_integrity_pattern_probe());
         return list;
     }();
     return probes;

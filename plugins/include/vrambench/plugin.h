@@ -1,5 +1,5 @@
 /*
- * vrambench plugin ABI, version 1.0.
+ * vrambench plugin ABI, version 1.1 (docs/plugin-abi.md lists the changes of each version).
  *
  * The stable C boundary between the vrambench core and a backend module
  * (vrambench-host, -vulkan, -cuda, -hip, -opencl, or a vendor's own).
@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define VRB_ABI_VERSION_MAJOR 1u
-#define VRB_ABI_VERSION_MINOR 0u
+#define VRB_ABI_VERSION_MINOR 1u
 #define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
@@ -218,6 +218,13 @@ typedef struct vrb_memory_kind_info {
  * "count" is in elements (bytes for TRANSFER, steps for CHASE). Offsets are in bytes
  * and are multiples of element_bytes (4 for CHASE and GATHER's index). Every run of an
  * operation computes the same result, so repeating it changes nothing.
+ *
+ * Passes: one timed run may do the whole operation `passes` times back to back (0 and
+ * 1 both mean once), so a working set that fits in a cache is timed over many passes
+ * instead of over one dispatch's overhead, as STREAM and likwid-bench do. A module
+ * that honours it writes the passes each run made to vrb_op_output.passes; the core
+ * counts bytes from that figure, so a module that leaves it 0 (one pass) still yields
+ * a correct, if overhead-bound, figure. The answer is that of one pass.
  */
 typedef enum vrb_op_kind {
     VRB_OP_READ = 1,
@@ -257,6 +264,8 @@ typedef struct vrb_operation {
     vrb_operand src1;
     vrb_operand src2;
     vrb_operand dst2;
+    uint32_t passes; /* the whole operation this many times per timed run; 0 or 1: once */
+    uint32_t reserved;
 } vrb_operation;
 
 typedef struct vrb_op_output {
@@ -265,6 +274,8 @@ typedef struct vrb_op_output {
     uint64_t checksum;
     uint64_t mismatches;
     uint64_t first_mismatch; /* lane index, valid when mismatches > 0 */
+    uint32_t passes;         /* passes each run made (vrb_operation.passes); 0: one */
+    uint32_t reserved;
 } vrb_op_output;
 
 typedef enum vrb_timer_kind {

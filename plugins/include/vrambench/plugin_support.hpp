@@ -11,6 +11,7 @@
 #include <vrambench/plugin.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -19,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace vrb::plugin {
 
@@ -149,12 +151,20 @@ inline OperandSpans operand_spans(const vrb_operation &op)
     return s;
 }
 
+// Passes per timed run: 1 when the host's struct predates the field or says 0.
+inline uint32_t operation_passes(const vrb_operation &op) noexcept
+{
+    if (op.struct_size < offsetof(vrb_operation, passes) + sizeof op.passes) return 1;
+    return op.passes > 1 ? op.passes : 1;
+}
+
 // Validates an operation against the sizes of its buffers; `size_of` maps a
 // vrb_buffer* to its size in bytes. Throws Failure(INVALID_ARGUMENT) with a clear
 // message, so a backend never reads or writes past a buffer.
 template <typename SizeOf> void check_operation(const vrb_operation &op, SizeOf &&size_of)
 {
-    if (op.struct_size < sizeof(vrb_operation)) fail(VRB_ERROR_INVALID_ARGUMENT, "vrb_operation too small");
+    // A host of ABI 1.0 sends the struct without `passes`: still a whole operation.
+    if (op.struct_size < offsetof(vrb_operation, passes)) fail(VRB_ERROR_INVALID_ARGUMENT, "vrb_operation too small");
     const bool lanes = op.kind != VRB_OP_TRANSFER;
     if (lanes && op.element_bytes != 4 && op.element_bytes != 8 && op.element_bytes != 16)
         fail(VRB_ERROR_INVALID_ARGUMENT, "element_bytes must be 4, 8 or 16, not " + std::to_string(op.element_bytes));

@@ -11,7 +11,8 @@
 
 namespace vrb {
 
-// One line per result, aligned under table_header().
+// One line per result, aligned under table_header(); a curve adds a few compact lines
+// of its points, each marked with its plateau, and the plateaus found.
 std::string table_header();
 std::string table_row(const ProbeResult &result);
 std::string device_heading(const DeviceRecord &device);

@@ -1,0 +1,40 @@
+// How a kernel's threads share out `count` items: thread `first` of a grid of `stride`
+// threads takes items first, first + stride, first + 2 * stride ... (grid-stride), in
+// groups of Unroll so that a group's loads are all in flight before any is used. The
+// same code runs in the kernels and in the tests, which check on the host that every
+// item is visited exactly once, for any count, without 64-bit overflow.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#include "gpu_runtime.hpp"
+#define VRB_HOST_DEVICE __host__ __device__
+#else
+#define VRB_HOST_DEVICE
+#endif
+
+namespace vrb::gpu {
+
+// How many items thread `first` visits. Written so nothing overflows even for a count
+// near 2^64: it never forms first + k * stride past the last item.
+VRB_HOST_DEVICE inline uint64_t grid_stride_visits(uint64_t count, uint64_t first, uint64_t stride)
+{
+    return first < count ? (count - 1 - first) / stride + 1 : 0;
+}
+
+// Calls group(i, stride) for each full group of Unroll items i, i + stride ... and then
+// one(i) for each item left over. The index after the last visit is at most
+// count - 1 + stride, so it cannot wrap while count + stride fits in 64 bits.
+template <unsigned Unroll, typename Group, typename One>
+VRB_HOST_DEVICE inline void grid_stride(uint64_t count, uint64_t first, uint64_t stride, Group &&group, One &&one)
+{
+    uint64_t visits = grid_stride_visits(count, first, stride);
+    uint64_t i = first;
+    for (; visits >= Unroll; visits -= Unroll, i += Unroll * stride)
+        group(i, stride);
+    for (; visits > 0; --visits, i += stride)
+        one(i);
+}
+
+} // namespace vrb::gpu

@@ -1,0 +1,179 @@
+// Building blocks shared by the kernel files: full-width element loads and stores,
+// lane arithmetic, block reductions and the launch helper. Included only by .cu files.
+#pragma once
+
+#include "gpu_runtime.hpp"
+
+#define VRB_PATTERN_FN static inline __host__ __device__
+#include <vrambench/pattern.h>
+
+#include "grid_stride.hpp"
+#include "kernels.hpp"
+#include "launch_geometry.hpp"
+
+namespace vrb::gpu {
+
+// Threads per block: a whole number of warps for 32- and 64-wide warps alike. Nothing
+// in the kernels depends on the warp width.
+inline constexpr unsigned kThreads = 256;
+// Items per thread whose loads are issued together before any is used.
+inline constexpr unsigned kUnroll = 4;
+
+// An element of L 32-bit lanes, moved with one load or store of 4 * L bytes.
+template <int L> struct Lanes {
+    uint32_t v[L];
+};
+
+template <int L> __device__ __forceinline__ Lanes<L> load(const void *__restrict__ base, uint64_t i);
+template <> __device__ __forceinline__ Lanes<1> load<1>(const void *__restrict__ base, uint64_t i)
+{
+    return {{static_cast<const uint32_t *>(base)[i]}};
+}
+template <> __device__ __forceinline__ Lanes<2> load<2>(const void *__restrict__ base, uint64_t i)
+{
+    const uint2 t = static_cast<const uint2 *>(base)[i];
+    return {{t.x, t.y}};
+}
+template <> __device__ __forceinline__ Lanes<4> load<4>(const void *__restrict__ base, uint64_t i)
+{
+    const uint4 t = static_cast<const uint4 *>(base)[i];
+    return {{t.x, t.y, t.z, t.w}};
+}
+
+template <int L> __device__ __forceinline__ void store(void *__restrict__ base, uint64_t i, const Lanes<L> &e);
+template <> __device__ __forceinline__ void store<1>(void *__restrict__ base, uint64_t i, const Lanes<1> &e)
+{
+    static_cast<uint32_t *>(base)[i] = e.v[0];
+}
+template <> __device__ __forceinline__ void store<2>(void *__restrict__ base, uint64_t i, const Lanes<2> &e)
+{
+    uint2 t;
+    t.x = e.v[0];
+    t.y = e.v[1];
+    static_cast<uint2 *>(base)[i] = t;
+}
+template <> __device__ __forceinline__ void store<4>(void *__restrict__ base, uint64_t i, const Lanes<4> &e)
+{
+    uint4 t;
+    t.x = e.v[0];
+    t.y = e.v[1];
+    t.z = e.v[2];
+    t.w = e.v[3];
+    static_cast<uint4 *>(base)[i] = t;
+}
+
+// Lanes are added as 64-bit numbers: a 32-bit sum of lanes would wrap.
+template <int L> __device__ __forceinline__ uint64_t lane_sum(const Lanes<L> &e)
+{
+    uint64_t s = 0;
+#pragma unroll
+    for (int k = 0; k < L; ++k)
+        s += e.v[k];
+    return s;
+}
+
+__device__ __forceinline__ uint64_t global_thread()
+{
+    return uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ uint64_t grid_threads()
+{
+    return uint64_t(gridDim.x) * blockDim.x;
+}
+
+// Dynamic shared memory, blockDim.x 64-bit words, for the block reductions.
+extern __shared__ uint64_t reduction_words[];
+
+// Halving tree over shared memory, for any block size; the result is valid in thread 0.
+// Barriers at every step rather than warp-synchronous code, so no warp width is assumed.
+template <typename Combine> __device__ uint64_t block_reduce(uint64_t value, Combine combine)
+{
+    const unsigned t = threadIdx.x;
+    __syncthreads(); // a previous reduction may still be reading the words
+    reduction_words[t] = value;
+    __syncthreads();
+    for (unsigned active = blockDim.x; active > 1;) {
+        const unsigned half = (active + 1) / 2;
+        if (t < active - half) reduction_words[t] = combine(reduction_words[t], reduction_words[t + half]);
+        __syncthreads();
+        active = half;
+    }
+    return reduction_words[0];
+}
+
+__device__ __forceinline__ uint64_t block_sum(uint64_t value)
+{
+    return block_reduce(value, [](uint64_t a, uint64_t b) { return a + b; });
+}
+
+__device__ __forceinline__ uint64_t block_min(uint64_t value)
+{
+    return block_reduce(value, [](uint64_t a, uint64_t b) { return a < b ? a : b; });
+}
+
+// Records one index found outside its buffer, the first to arrive; the others are
+// dropped. Only the failing path takes the atomic.
+__device__ __forceinline__ void report_fault(uint64_t *words, uint64_t where, uint64_t index)
+{
+    if (atomicCAS(reinterpret_cast<unsigned long long *>(words), 0ull, 1ull) == 0ull) {
+        words[1] = where;
+        words[2] = index;
+    }
+}
+
+inline constexpr std::size_t kReductionBytesPerThread = sizeof(uint64_t);
+
+// Plans a launch of `kernel` over `items`: as many blocks as stay resident on every
+// unit, by the runtime's occupancy answer for this kernel and block size (asking it
+// also loads the kernel).
+template <typename Kernel>
+LaunchGeometry plan_kernel(Kernel kernel, uint64_t items, const DeviceShape &shape, std::size_t shared_per_thread,
+                           uint32_t max_blocks)
+{
+    LaunchLimits limits;
+    limits.threads_per_block = kThreads;
+    limits.warp_size = shape.warp_size;
+    limits.compute_units = shape.compute_units;
+    limits.max_blocks = max_blocks;
+    const uint32_t threads = plan_launch(1, limits).threads;
+    int per_unit = 0;
+    if (max_active_blocks(&per_unit, kernel, int(threads), threads * shared_per_thread) != kSuccess || per_unit < 1) {
+        (void)take_last_error();
+        per_unit = 1;
+    }
+    limits.blocks_per_unit = uint32_t(per_unit);
+    return plan_launch(items, limits);
+}
+
+inline void check_launch(const char *what)
+{
+    check(take_last_error(), what);
+}
+
+// Makes the runtime load a kernel now rather than at its first launch.
+template <typename Kernel> void load_kernel(Kernel kernel)
+{
+    int blocks = 0;
+    if (max_active_blocks(&blocks, kernel, 1, 0) != kSuccess) (void)take_last_error();
+}
+
+// Binds a planned launch of `kernel` to its arguments. `partials` says whether each
+// block leaves a partial result.
+template <typename Kernel, typename... Args>
+PreparedKernel bind_launch(Kernel kernel, LaunchGeometry g, std::size_t shared_bytes, bool partials, const char *what,
+                           Args... args)
+{
+    PreparedKernel prepared;
+    prepared.partial_blocks = partials ? g.blocks : 0;
+    if (g.blocks == 0) {
+        prepared.launch = [](StreamHandle) {};
+        return prepared;
+    }
+    prepared.launch = [=](StreamHandle stream) {
+        kernel<<<g.blocks, g.threads, shared_bytes, stream>>>(args...);
+        check_launch(what);
+    };
+    return prepared;
+}
+
+} // namespace vrb::gpu

@@ -1,0 +1,120 @@
+// Access patterns off the sequential path: STRIDED_READ, GATHER through an index
+// buffer, and CHASE, the chain of dependent loads that measures latency.
+#include "kernel_common.cuh"
+
+#include <vrambench/plugin.h>
+
+namespace vrb::gpu {
+namespace {
+
+template <int L>
+__global__ void __launch_bounds__(kThreads) strided_kernel(const void *__restrict__ src, uint64_t count,
+                                                           uint64_t stride_elements, uint64_t *__restrict__ partials)
+{
+    uint64_t acc = 0;
+    grid_stride<kUnroll>(
+        count, global_thread(), grid_threads(),
+        [&](uint64_t i, uint64_t stride) {
+            Lanes<L> v[kUnroll];
+#pragma unroll
+            for (unsigned k = 0; k < kUnroll; ++k)
+                v[k] = load<L>(src, (i + k * stride) * stride_elements);
+#pragma unroll
+            for (unsigned k = 0; k < kUnroll; ++k)
+                acc += lane_sum(v[k]);
+        },
+        [&](uint64_t i) { acc += lane_sum(load<L>(src, i * stride_elements)); });
+    const uint64_t total = block_sum(acc);
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// An index past `limit` is reported, not followed: the host turns it into an error.
+template <int L>
+__global__ void __launch_bounds__(kThreads)
+    gather_kernel(const void *__restrict__ src, const uint32_t *__restrict__ index, uint64_t count, uint64_t limit,
+                  uint64_t *__restrict__ partials, uint64_t *words)
+{
+    uint64_t acc = 0;
+    auto visit = [&](uint64_t i, uint32_t j, const Lanes<L> &v) {
+        if (j < limit)
+            acc += lane_sum(v);
+        else
+            report_fault(words, i, j);
+    };
+    grid_stride<kUnroll>(
+        count, global_thread(), grid_threads(),
+        [&](uint64_t i, uint64_t stride) {
+            uint32_t j[kUnroll];
+            Lanes<L> v[kUnroll];
+#pragma unroll
+            for (unsigned k = 0; k < kUnroll; ++k)
+                j[k] = index[i + k * stride];
+#pragma unroll
+            for (unsigned k = 0; k < kUnroll; ++k)
+                v[k] = j[k] < limit ? load<L>(src, j[k]) : Lanes<L>{};
+#pragma unroll
+            for (unsigned k = 0; k < kUnroll; ++k)
+                visit(i + k * stride, j[k], v[k]);
+        },
+        [&](uint64_t i) {
+            const uint32_t j = index[i];
+            visit(i, j, j < limit ? load<L>(src, j) : Lanes<L>{});
+        });
+    const uint64_t total = block_sum(acc);
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// One thread, each load's address the previous load's value: nothing overlaps, so the
+// time per step is the memory's latency at the chain's footprint. Plain loads, so the
+// caches serve them as they would any program's. Only an index that is about to be
+// followed must lie inside the buffer; the final one is the answer, whatever it is.
+__global__ void chase_kernel(const uint32_t *chain, uint64_t steps, uint64_t limit, uint64_t *words)
+{
+    uint32_t j = 0;
+    for (uint64_t step = 0; step < steps; ++step) {
+        const uint32_t next = chain[j];
+        if (next >= limit && step + 1 < steps) {
+            report_fault(words, step + 1, next);
+            break;
+        }
+        j = next;
+    }
+    words[3] = j;
+}
+
+template <int L> PreparedKernel prepare(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape)
+{
+    const std::size_t shared = kReductionBytesPerThread;
+    if (op.kind == VRB_OP_STRIDED_READ) {
+        const auto kernel = strided_kernel<L>;
+        const LaunchGeometry g = plan_kernel(kernel, op.count, shape, shared, scratch.capacity);
+        return bind_launch(kernel, g, g.threads * shared, true, "launching the strided read kernel", op.src1, op.count,
+                           op.stride, scratch.partial_a);
+    }
+    const auto kernel = gather_kernel<L>;
+    const LaunchGeometry g = plan_kernel(kernel, op.count, shape, shared, scratch.capacity);
+    return bind_launch(kernel, g, g.threads * shared, true, "launching the gather kernel", op.src1,
+                       static_cast<const uint32_t *>(op.src2), op.count, op.src1_limit, scratch.partial_a,
+                       scratch.words);
+}
+
+} // namespace
+
+PreparedKernel prepare_access_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape)
+{
+    if (op.kind == VRB_OP_CHASE) {
+        load_kernel(chase_kernel);
+        LaunchGeometry one;
+        one.blocks = 1;
+        one.threads = 1;
+        return bind_launch(chase_kernel, one, 0, false, "launching the chase kernel",
+                           static_cast<const uint32_t *>(op.src1), op.count, op.src1_limit, scratch.words);
+    }
+    switch (op.lanes) {
+    case 1: return prepare<1>(op, scratch, shape);
+    case 2: return prepare<2>(op, scratch, shape);
+    default: return prepare<4>(op, scratch, shape);
+    }
+}
+
+} // namespace vrb::gpu

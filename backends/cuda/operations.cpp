@@ -1,0 +1,200 @@
+// run(): checks an operation against its buffers, hands it to the kernels or the copy
+// engine, times every run and turns the kernels' partial results into the answer.
+#include "backend.hpp"
+
+#include "timing.hpp"
+#include "transfer.hpp"
+
+#include <vrambench/plugin_support.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+using vrb::plugin::fail;
+
+namespace vrb::gpu {
+namespace {
+
+const char *operation_name(uint32_t kind)
+{
+    switch (kind) {
+    case VRB_OP_READ: return "READ";
+    case VRB_OP_WRITE: return "WRITE";
+    case VRB_OP_COPY: return "COPY";
+    case VRB_OP_SCALE: return "SCALE";
+    case VRB_OP_ADD: return "ADD";
+    case VRB_OP_TRIAD: return "TRIAD";
+    case VRB_OP_DOT: return "DOT";
+    case VRB_OP_STRIDED_READ: return "STRIDED_READ";
+    case VRB_OP_GATHER: return "GATHER";
+    case VRB_OP_CHASE: return "CHASE";
+    case VRB_OP_TRANSFER: return "TRANSFER";
+    case VRB_OP_FILL: return "FILL";
+    case VRB_OP_CHECK: return "CHECK";
+    default: return "unknown operation";
+    }
+}
+
+using Preparer = PreparedKernel (*)(const KernelOp &, const Scratch &, const DeviceShape &);
+
+Preparer preparer_for(uint32_t kind)
+{
+    switch (kind) {
+    case VRB_OP_READ:
+    case VRB_OP_WRITE:
+    case VRB_OP_COPY:
+    case VRB_OP_SCALE:
+    case VRB_OP_ADD:
+    case VRB_OP_TRIAD:
+    case VRB_OP_DOT: return prepare_stream_op;
+    case VRB_OP_STRIDED_READ:
+    case VRB_OP_GATHER:
+    case VRB_OP_CHASE: return prepare_access_op;
+    case VRB_OP_FILL:
+    case VRB_OP_CHECK: return prepare_pattern_op;
+    default: fail(VRB_ERROR_UNSUPPORTED, "unknown operation kind " + std::to_string(kind));
+    }
+}
+
+// The address a kernel uses for an operand, or UNSUPPORTED when the operand's memory
+// is out of the device's reach (pageable memory on most systems).
+void *kernel_address(const vrb_operation &op, const vrb_operand &operand, const char *role)
+{
+    const vrb_buffer &b = *operand.buffer;
+    if (!b.device_address)
+        fail(VRB_ERROR_UNSUPPORTED, std::string(operation_name(op.kind)) + " runs a kernel on " + role +
+                                        ", but memory of kind '" + b.device->kinds[b.kind].name +
+                                        "' is not accessible to " + kApiName +
+                                        " kernels on this device; TRANSFER can still copy it");
+    return static_cast<char *>(b.device_address) + operand.offset;
+}
+
+// GATHER and CHASE index into src1 as far as its buffer goes, which check_operation
+// cannot size beforehand: the limit is what lies between src1.offset and the end.
+uint64_t index_limit(const vrb_operation &op, uint64_t unit)
+{
+    const vrb_buffer &b = *op.src1.buffer;
+    if (op.src1.offset % unit != 0)
+        fail(VRB_ERROR_INVALID_ARGUMENT, std::string("operand src1 offset ") + std::to_string(op.src1.offset) +
+                                             " is not a multiple of " + std::to_string(unit));
+    if (op.src1.offset > b.bytes)
+        fail(VRB_ERROR_INVALID_ARGUMENT, "operand src1 offset " + std::to_string(op.src1.offset) +
+                                             " lies past its buffer of " + std::to_string(b.bytes) + " bytes");
+    return (b.bytes - op.src1.offset) / unit;
+}
+
+KernelOp resolve(const vrb_operation &op)
+{
+    const plugin::OperandSpans spans = plugin::operand_spans(op);
+    KernelOp k;
+    k.kind = op.kind;
+    k.lanes = op.element_bytes / 4;
+    k.count = op.count;
+    k.stride = op.stride;
+    k.scalar = op.scalar;
+    k.seed = op.seed;
+    k.pattern = op.pattern;
+    if (spans.dst) k.dst = kernel_address(op, op.dst, "dst");
+    if (spans.src1) k.src1 = kernel_address(op, op.src1, "src1");
+    if (spans.src2) k.src2 = kernel_address(op, op.src2, "src2");
+    if (op.kind == VRB_OP_GATHER) {
+        k.src1 = kernel_address(op, op.src1, "src1");
+        k.src1_limit = index_limit(op, op.element_bytes);
+    } else if (op.kind == VRB_OP_CHASE) {
+        k.src1 = kernel_address(op, op.src1, "src1");
+        k.src1_limit = index_limit(op, 4);
+        if (op.count > 0 && k.src1_limit == 0)
+            fail(VRB_ERROR_INVALID_ARGUMENT, "CHASE starts at index 0, but src1 holds no index from its offset");
+    }
+    return k;
+}
+
+std::vector<uint64_t> download_words(const uint64_t *device_words, std::size_t count)
+{
+    std::vector<uint64_t> words(count);
+    if (count > 0)
+        check(copy(words.data(), device_words, count * sizeof(uint64_t), CopyKind::device_to_host),
+              "reading the kernels' results");
+    return words;
+}
+
+// Out-of-range indices were reported by the kernels instead of being followed.
+void check_faults(const vrb_operation &op, const KernelOp &k, const std::array<uint64_t, kScratchWords> &words)
+{
+    if (words[0] == 0) return;
+    if (op.kind == VRB_OP_GATHER)
+        fail(VRB_ERROR_INVALID_ARGUMENT, "GATHER index " + std::to_string(words[2]) + " at position " +
+                                             std::to_string(words[1]) + " is outside src1, which holds " +
+                                             std::to_string(k.src1_limit) + " elements from its offset");
+    fail(VRB_ERROR_INVALID_ARGUMENT, "CHASE reached index " + std::to_string(words[2]) + " at step " +
+                                         std::to_string(words[1]) + ", outside src1, which holds " +
+                                         std::to_string(k.src1_limit) + " indices from its offset");
+}
+
+void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, uint32_t repetitions, double *seconds,
+                 vrb_op_output &out)
+{
+    const KernelOp k = resolve(op);
+    StreamHandle stream = device.stream.get();
+    const Scratch &scratch = device.scratch;
+    const PreparedKernel kernel = preparer_for(op.kind)(k, scratch, device.shape);
+    const bool faults = op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE;
+    if (faults)
+        check(memset_async(scratch.words, 0, kScratchWords * sizeof(uint64_t), stream), "clearing the fault record");
+
+    // Every pass computes the same answer, so the last one's is the run's.
+    time_runs(device, repetitions, seconds, [&](RunEvents &) {
+        for (uint32_t pass = 0; pass < passes; ++pass)
+            kernel.launch(stream);
+    });
+
+    if (faults) {
+        std::array<uint64_t, kScratchWords> words{};
+        const std::vector<uint64_t> read = download_words(scratch.words, kScratchWords);
+        std::copy(read.begin(), read.end(), words.begin());
+        check_faults(op, k, words);
+        if (op.kind == VRB_OP_CHASE) out.checksum = op.count > 0 ? words[3] : 0;
+    }
+    const uint32_t blocks = kernel.partial_blocks;
+    if (blocks == 0) return;
+    const std::vector<uint64_t> partials = download_words(scratch.partial_a, blocks);
+    uint64_t total = 0; // modulo 2^64, as the ABI defines every sum
+    for (uint64_t p : partials)
+        total += p;
+    if (op.kind == VRB_OP_CHECK) {
+        const std::vector<uint64_t> firsts = download_words(scratch.partial_b, blocks);
+        out.mismatches = total;
+        out.first_mismatch = total > 0 ? *std::min_element(firsts.begin(), firsts.end()) : 0;
+    } else {
+        out.checksum = total;
+    }
+}
+
+} // namespace
+
+void run_operation(vrb_device &device, const vrb_operation &op, uint32_t repetitions, double *seconds,
+                   vrb_op_output &out)
+{
+    if (repetitions == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "repetitions must be at least 1");
+    if (!seconds) fail(VRB_ERROR_INVALID_ARGUMENT, "no room for the runs' durations");
+    plugin::check_operation(op, [&](const vrb_buffer *b) -> uint64_t {
+        if (b->device != &device) fail(VRB_ERROR_INVALID_ARGUMENT, "a buffer of another device was passed");
+        return b->bytes;
+    });
+    out = vrb_op_output{};
+    out.struct_size = sizeof out;
+    out.timer = VRB_TIMER_DEVICE_EVENTS;
+    // An older host's operation has no passes field: one pass.
+    const uint32_t passes = VRB_FITS(op, passes) && op.passes > 1 ? op.passes : 1;
+    out.passes = passes;
+    make_current(device.ordinal);
+    if (op.kind == VRB_OP_TRANSFER)
+        out.timer = run_transfer(device, op, passes, repetitions, seconds);
+    else
+        run_kernels(device, op, passes, repetitions, seconds, out);
+}
+
+} // namespace vrb::gpu

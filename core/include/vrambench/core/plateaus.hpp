@@ -1,0 +1,57 @@
+// Finding the plateaus of a curve: the flat stretches of bandwidth or latency against
+// working-set size that each cache level and device memory make, and where each ends.
+#pragma once
+
+#include <vrambench/plugin.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vrb {
+
+struct CurvePoint {
+    double x = 0; // working-set bytes, stride, offset ...
+    double y = 0; // the figure at x; must be positive
+};
+
+struct Plateau {
+    std::size_t first = 0, last = 0; // indices of the points it spans, inclusive
+    double level = 0;                // geometric mean of its points' figures
+    // Where it ends: the x at which the curve crosses halfway (geometrically) to the
+    // next plateau's level; for the last plateau, its last point's x.
+    double ends_at = 0;
+    std::string name; // "L1", "L2", ..., "memory"; set by name_plateaus()
+};
+
+// Splits a curve (points in increasing x) into plateaus: a least-squares fit of levels
+// in log space whose number is penalised by the curve's own point-to-point noise, so
+// noise does not make steps and a step bigger than the noise is not smoothed away.
+// Single points between two levels are the transitions, not plateaus; neighbours that
+// differ by less than `min_step` (0.15: 15 %) are one plateau. Fewer than three points
+// give no plateau.
+std::vector<Plateau> find_plateaus(std::span<const CurvePoint> curve, double min_step = 0.15);
+
+// A cache level as the device reports it, and how much of it a measurement can reach:
+// one instance, or several when the measured threads run on units with their own.
+struct CacheReach {
+    uint32_t level = 0;
+    uint64_t bytes = 0; // one instance
+    // Instances the measured threads fill together; a range when the device does not
+    // say which units share an instance.
+    uint64_t fewest = 1, most = 1;
+};
+
+// The reach of every data or unified cache of a device, by level. `threads` is how many
+// compute units the operation runs on (1 for a dependent chase).
+std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t threads);
+
+// Names plateaus in order of x: each but the last after the cache level whose reach
+// lies nearest its end, within a factor of 4 ("L1", "L2" ...), or "cache N" when none
+// does; the last "memory" when the curve went past one instance of every cache by
+// `memory_factor`, or "cache N" otherwise.
+void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
+                   double memory_factor = 4);
+
+} // namespace vrb

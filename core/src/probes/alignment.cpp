@@ -1,0 +1,80 @@
+// pattern.alignment: read and copy bandwidth with the base moved by 0 ... 256 bytes,
+// so the cost of a misaligned start shows.
+#include "curve_plan.hpp"
+#include "curve_probes.hpp"
+#include "stream_plan.hpp"
+#include "stream_point.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace vrb {
+
+namespace {
+
+constexpr uint32_t seed_src = 0x5801, seed_write = 0x5901;
+constexpr uint32_t width = 4; // offsets are multiples of the element: 4-byte steps
+
+class AlignmentProbe final : public Probe {
+  public:
+    std::string_view id() const override { return "pattern.alignment"; }
+    std::string_view summary() const override { return "read and copy bandwidth with the base offset by 0..256 bytes"; }
+
+    void run(ProbeContext &ctx) const override
+    {
+        const StreamPlan stream = plan_stream(ctx.record, ctx.options);
+        const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
+        const std::vector<uint64_t> offsets = alignment_plan(ctx.options.suite, width);
+        // A quarter of the stream size: past the caches, and 2 x offsets x 2 operations fast.
+        const uint64_t bytes = std::max<uint64_t>(stream.bytes / 4 / 4096 * 4096, 4096);
+        const uint64_t buffer = bytes + offsets.back() + 4096;
+        for (uint64_t o : offsets)
+            check_offset(o, width, buffer);
+        auto src = ctx.device.allocate(kind, buffer);
+        auto dst = ctx.device.allocate(kind, buffer);
+        fill_random(ctx.device, *src, buffer, seed_src);
+
+        const Pace pace{stream.warmups, stream.reps, ctx.options.suite == Suite::quick ? 0.5e-3 : 1e-3};
+        constexpr std::array<vrb_op_kind, 2> ops{VRB_OP_READ, VRB_OP_COPY};
+        std::size_t step = 0;
+        for (vrb_op_kind op : ops) {
+            Curve curve("offset_bytes", "bytes");
+            for (uint64_t o : offsets) {
+                ctx.progress(fmt::format("{} at +{}", op_name(op), o),
+                             static_cast<double>(step++) / (ops.size() * offsets.size()));
+                StreamPoint p;
+                p.kind = op;
+                p.element_bytes = width;
+                p.src = src.get();
+                p.dst = op == VRB_OP_COPY ? dst.get() : nullptr;
+                p.offset = o;
+                p.bytes = bytes;
+                p.src_seed = seed_src;
+                p.write_seed = seed_write + static_cast<uint32_t>(o);
+                const ProbeResult point = measure_stream_point(ctx, id(), p, pace);
+                curve.add(static_cast<double>(o), point, {{"passes", point.parameters.value("passes", 1)}});
+            }
+            ProbeResult r = make_result(ctx, id());
+            r.parameters = {{"operation", op_name(op)},
+                            {"element_bytes", width},
+                            {"array_bytes", bytes},
+                            {"offsets", offsets},
+                            {"offset_applies_to", op == VRB_OP_COPY ? "source and destination" : "source"},
+                            {"memory_kind", ctx.record.kinds.at(kind).name},
+                            {"warmups", stream.warmups},
+                            {"repetitions", stream.reps}};
+            r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(op));
+            ctx.emit(curve.finish(std::move(r), nullptr));
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Probe> make_alignment_probe()
+{
+    return std::make_unique<AlignmentProbe>();
+}
+
+} // namespace vrb

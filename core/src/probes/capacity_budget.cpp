@@ -1,0 +1,107 @@
+#include "capacity_budget.hpp"
+
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/sizes.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace vrb::capacity {
+
+namespace {
+
+constexpr uint64_t quick_cap = 2ull << 30;
+constexpr uint64_t least_margin = 512ull << 20;
+
+bool has(uint32_t flags, uint32_t wanted)
+{
+    return (flags & wanted) == wanted;
+}
+
+struct Reported {
+    uint64_t bytes = 0;
+    std::string source;
+};
+
+// Free memory as the API reports it; failing that the heap's budget, then its size.
+Reported reported_free(const DeviceRecord &device, uint32_t kind)
+{
+    const auto &info = device.info;
+    if ((info.known & VRB_KNOWN_FREE_MEMORY) && info.free_memory_bytes)
+        return {info.free_memory_bytes, "free memory reported by the API"};
+    const uint32_t heap = kind < device.kinds.size() ? device.kinds[kind].heap_index : UINT32_MAX;
+    if (heap < info.heap_count && heap < VRB_MAX_HEAPS && info.heaps[heap].budget_bytes)
+        return {info.heaps[heap].budget_bytes, "budget of the memory heap reported by the API"};
+    if ((info.known & VRB_KNOWN_TOTAL_MEMORY) && info.total_memory_bytes)
+        return {info.total_memory_bytes, "total memory reported by the API (it reports nothing free)"};
+    if (heap < info.heap_count && heap < VRB_MAX_HEAPS && info.heaps[heap].bytes)
+        return {info.heaps[heap].bytes, "size of the memory heap reported by the API"};
+    return {};
+}
+
+} // namespace
+
+uint32_t capacity_memory_kind(const DeviceRecord &device)
+{
+    const auto &kinds = device.kinds;
+    const uint32_t local = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS;
+    for (uint32_t i = 0; i < kinds.size(); ++i)
+        if (has(kinds[i].flags, local) && !(kinds[i].flags & VRB_MEMORY_HOST_VISIBLE)) return i;
+    for (uint32_t i = 0; i < kinds.size(); ++i)
+        if (has(kinds[i].flags, local)) return i;
+    for (uint32_t i = 0; i < kinds.size(); ++i)
+        if (has(kinds[i].flags, VRB_MEMORY_DEVICE_ACCESS)) return i;
+    throw RunError(fmt::format("{} offers no memory kind that device operations can reach", device.id));
+}
+
+CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptions &options)
+{
+    CapacityBudget budget;
+    budget.kind = capacity_memory_kind(device);
+    budget.kind_name = device.kinds.at(budget.kind).name;
+    const Reported free = reported_free(device, budget.kind);
+    if (free.bytes) {
+        budget.reported_free = free.bytes;
+        budget.free_source = free.source;
+    }
+    budget.margin = std::max<uint64_t>(free.bytes / 20, least_margin);
+
+    uint64_t bytes = 0;
+    if (options.memory_limit) {
+        const MemoryLimit &limit = *options.memory_limit;
+        if (limit.fraction > 0) {
+            if (!free.bytes)
+                throw RunError(fmt::format("{} reports no memory size, so --memory-limit cannot be a percentage: "
+                                           "give it in bytes (e.g. 4G)",
+                                           device.id));
+            bytes = limit.resolve(free.bytes);
+            budget.rule = fmt::format("--memory-limit {:g}% of the {} {}", limit.fraction * 100,
+                                      format_size(free.bytes), free.source);
+        } else {
+            bytes = limit.bytes;
+            budget.rule = fmt::format("--memory-limit {}", format_size(limit.bytes));
+        }
+    } else {
+        if (!free.bytes)
+            throw RunError(fmt::format("{} reports no memory size: give --memory-limit in bytes (e.g. 4G) to bound "
+                                       "the capacity probes",
+                                       device.id));
+        bytes = free.bytes > budget.margin ? free.bytes - budget.margin : 0;
+        budget.rule = fmt::format("the {} {} less a margin of {} (max of 5% and 512 MiB)", format_size(free.bytes),
+                                  free.source, format_size(budget.margin));
+        if (options.suite == Suite::quick && bytes > quick_cap) {
+            bytes = quick_cap;
+            budget.rule += fmt::format(", capped at {} in the quick suite", format_size(quick_cap));
+        }
+    }
+    budget.bytes = round_to_granule(bytes);
+    return budget;
+}
+
+nlohmann::json CapacityBudget::parameters() const
+{
+    return {{"budget_bytes", bytes}, {"budget_rule", rule}, {"memory_kind", kind_name}};
+}
+
+} // namespace vrb::capacity

@@ -1,0 +1,27 @@
+// Result skeletons shared by the capacity and integrity probes.
+#pragma once
+
+#include "capacity_budget.hpp"
+
+#include <vrambench/core/probe.hpp>
+
+namespace vrb::capacity {
+
+// metric "capacity", unit "bytes", estimator "single" (one measurement, not a median),
+// parameters from the budget.
+ProbeResult make_capacity_result(const ProbeContext &ctx, std::string_view probe, const CapacityBudget &budget);
+
+// Sets value and samples to a byte count.
+void set_bytes(ProbeResult &result, uint64_t bytes);
+
+void pass(ProbeResult &result, std::string detail);
+void fail_verification(ProbeResult &result, std::string detail);
+
+// A result that says the budget is below what the probe needs, and how to give more.
+// Returns false (and emits it) when `budget` is below `minimum`.
+bool budget_suffices(ProbeContext &ctx, std::string_view probe, const CapacityBudget &budget, uint64_t minimum);
+
+// The reported free memory and the ratio of `bytes` to it, for a result's extra.
+void add_reported_free(ProbeResult &result, const CapacityBudget &budget, uint64_t bytes);
+
+} // namespace vrb::capacity

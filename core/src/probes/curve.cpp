@@ -1,0 +1,163 @@
+#include "curve.hpp"
+
+#include <vrambench/core/parallel.hpp>
+#include <vrambench/pattern.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+namespace vrb {
+
+void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset)
+{
+    vrb_operation op{};
+    op.struct_size = sizeof op;
+    op.kind = VRB_OP_FILL;
+    op.element_bytes = 4;
+    op.pattern = VRB_PATTERN_RANDOM;
+    op.seed = seed;
+    op.count = bytes / 4;
+    op.dst = {buffer.handle(), offset};
+    device.run(op, 1);
+}
+
+PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds)
+{
+    // Passes grow until a run is long enough; the longest growth is bounded so a
+    // backend that ignores passes (its runs never lengthen) costs a few short runs.
+    constexpr uint32_t most_passes = 1u << 20;
+    op.passes = 1;
+    for (int tries = 0; tries < 8; ++tries) {
+        // A run far past the target needs no second look. Otherwise the quickest of
+        // three: one run stalled by a busy machine must not pass for a long one and
+        // leave the point timed over a single dispatch.
+        double s = device.run(op, 1).seconds.at(0);
+        if (s < 10 * target_seconds) {
+            const auto more = device.run(op, 2);
+            s = std::min({s, more.seconds.at(0), more.seconds.at(1)});
+        }
+        if (!(s > 0) || s >= target_seconds / 2 || op.passes >= most_passes) break;
+        const double grow = std::clamp(target_seconds / s, 2.0, 1024.0);
+        op.passes = static_cast<uint32_t>(std::min<double>(most_passes, std::ceil(op.passes * grow)));
+    }
+    PointTiming out;
+    out.timing = time_operation(device, op, warmups, repetitions);
+    out.passes = std::max(out.timing.output.passes, 1u);
+    return out;
+}
+
+uint64_t reference_strided_sum(uint32_t seed, uint64_t stride, uint64_t count)
+{
+    std::atomic<uint64_t> total{0};
+    parallel_for(count, [&](uint64_t begin, uint64_t end) {
+        uint64_t sum = 0;
+        for (uint64_t i = begin; i < end; ++i)
+            sum += vrb_pattern_random(i * stride, seed);
+        total += sum;
+    });
+    return total.load();
+}
+
+void mark_verification_failed(ProbeResult &r, std::string detail)
+{
+    r.verification = {Verification::Status::failed, std::move(detail)};
+    r.status = ProbeResult::Status::verification_failed;
+}
+
+void mark_run_failed(ProbeResult &r, const Error &e)
+{
+    r.status = ProbeResult::Status::failed;
+    r.error = e.what();
+    r.verification = {Verification::Status::unverified, "the operation did not complete"};
+}
+
+void set_latency(ProbeResult &r, const Timing &timing, uint64_t steps, const ProbeContext &ctx)
+{
+    r.metric = "latency";
+    r.unit = "ns";
+    r.timer = timer_name(timing.output.timer);
+    r.seconds = timing.seconds;
+    r.samples.clear();
+    for (double s : timing.seconds)
+        r.samples.push_back(s / static_cast<double>(steps) * 1e9);
+    r.statistics = summarize(r.samples);
+    r.value = pick(*r.statistics, ctx.options.estimator);
+}
+
+void Curve::add(double x, const ProbeResult &point, nlohmann::json detail)
+{
+    points_.emplace_back(x, point);
+    details_.push_back(std::move(detail));
+}
+
+ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches) const
+{
+    nlohmann::json points = nlohmann::json::array();
+    std::vector<CurvePoint> curve;
+    const ProbeResult *last = nullptr;
+    std::size_t passed = 0;
+    for (std::size_t i = 0; i < points_.size(); ++i) {
+        const auto &[x, p] = points_[i];
+        nlohmann::json j = details_[i];
+        j[x_name_] = x;
+        j["value"] = p.value ? nlohmann::json(*p.value) : nlohmann::json();
+        j["seconds"] = p.seconds;
+        j["samples"] = p.samples;
+        j["statistics"] = p.statistics ? to_json(*p.statistics) : nlohmann::json();
+        if (p.bytes_per_run) j["bytes_per_run"] = *p.bytes_per_run;
+        j["verification"] = {{"status", to_string(p.verification.status)}, {"detail", p.verification.detail}};
+        j["status"] = to_string(p.status);
+        if (p.error) j["error"] = *p.error;
+        points.push_back(std::move(j));
+        if (p.value && *p.value > 0) {
+            curve.push_back({x, *p.value});
+            last = &p;
+        }
+        if (p.verification.status == Verification::Status::passed) ++passed;
+        if (p.status == ProbeResult::Status::verification_failed && r.status != ProbeResult::Status::failed) {
+            r.status = p.status;
+            if (r.verification.status != Verification::Status::failed)
+                r.verification = {Verification::Status::failed,
+                                  fmt::format("at {} {}: {}", x_name_, x, p.verification.detail)};
+        } else if (p.status == ProbeResult::Status::failed && r.status == ProbeResult::Status::ok) {
+            r.status = ProbeResult::Status::failed;
+            r.error = fmt::format("at {} {}: {}", x_name_, x, p.error.value_or("failed"));
+        }
+    }
+    if (last) {
+        r.value = last->value;
+        r.seconds = last->seconds;
+        r.samples = last->samples;
+        r.statistics = last->statistics;
+        r.bytes_per_run = last->bytes_per_run;
+        r.timer = last->timer;
+        r.efficiency = last->efficiency;
+    }
+    if (r.verification.status != Verification::Status::failed) {
+        if (!points_.empty() && passed == points_.size())
+            r.verification = {Verification::Status::passed, fmt::format("all {} points verified", passed)};
+        else
+            r.verification = {Verification::Status::unverified,
+                              fmt::format("{} of {} points verified", passed, points_.size())};
+    }
+    if (r.status == ProbeResult::Status::ok && !points_.empty() && !last) r.status = ProbeResult::Status::failed;
+
+    nlohmann::json plateaus = nlohmann::json::array();
+    if (caches) {
+        auto found = find_plateaus(curve);
+        name_plateaus(found, *caches, curve.empty() ? 0 : curve.back().x);
+        for (const Plateau &p : found)
+            plateaus.push_back({{"name", p.name},
+                                {"value", p.level},
+                                {"from", curve[p.first].x},
+                                {"to", curve[p.last].x},
+                                {"ends_at", p.ends_at}});
+    }
+    r.extra = {{"curve", {{"x", x_name_}, {"x_unit", x_unit_}, {"points", points}, {"plateaus", plateaus}}}};
+    return r;
+}
+
+} // namespace vrb

@@ -1,0 +1,58 @@
+// What the curve probes share: filling buffers, timing one point with enough passes to
+// outlast a dispatch, the reference sums they verify against, and one result per curve
+// that keeps every point with its samples and names the plateaus found on it.
+#pragma once
+
+#include <vrambench/core/measure.hpp>
+#include <vrambench/core/plateaus.hpp>
+
+#include <span>
+#include <vector>
+
+namespace vrb {
+
+// Fills `bytes` of `buffer` from `offset` with vrb_pattern_random lanes on the device.
+void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset = 0);
+
+struct PointTiming {
+    Timing timing;
+    uint32_t passes = 1; // what the backend reports it ran per timed run
+};
+
+// Times `op`, first doubling its passes until one run lasts `target_seconds`, so a
+// small working set is timed over many passes rather than over one dispatch. A backend
+// that ignores passes reports one, and the figure is then computed from one.
+PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds);
+
+// sum over i < count of random(first + i * stride, seed), mod 2^64: what STRIDED_READ
+// of pseudo-random lanes answers (4-byte elements).
+uint64_t reference_strided_sum(uint32_t seed, uint64_t stride, uint64_t count);
+
+// Marks a result verification-failed with `detail`.
+void mark_verification_failed(ProbeResult &r, std::string detail);
+
+// One curve: figures against x, each point a finished result of its own.
+class Curve {
+  public:
+    Curve(std::string x_name, std::string x_unit) : x_name_(std::move(x_name)), x_unit_(std::move(x_unit)) {}
+    void add(double x, const ProbeResult &point, nlohmann::json detail = nlohmann::json::object());
+    bool empty() const { return points_.empty(); }
+
+    // The curve as one result: every point in extra.points; value, samples and
+    // statistics those of the last point (the largest x); verification passed only
+    // when every point passed. With `caches`, plateaus are found and named.
+    ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches) const;
+
+  private:
+    std::string x_name_, x_unit_;
+    std::vector<std::pair<double, ProbeResult>> points_;
+    std::vector<nlohmann::json> details_;
+};
+
+// Fills a latency result: samples in ns per step from `steps` dependent loads per run.
+void set_latency(ProbeResult &r, const Timing &timing, uint64_t steps, const ProbeContext &ctx);
+
+// The result of a failed point or probe step, unverified, with the error.
+void mark_run_failed(ProbeResult &r, const Error &e);
+
+} // namespace vrb

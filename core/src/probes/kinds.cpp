@@ -1,0 +1,107 @@
+// memory.kinds: the stream read, write and copy on every memory kind the device
+// offers, so what a kernel gets from host memory is a measured ratio to device memory.
+#include "curve_plan.hpp"
+#include "curve_probes.hpp"
+#include "stream_plan.hpp"
+#include "stream_point.hpp"
+
+#include <vrambench/core/device_record.hpp>
+#include <vrambench/core/sizes.hpp>
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace vrb {
+
+namespace {
+
+constexpr uint32_t seed_src = 0x5d01, seed_write = 0x5e01;
+constexpr uint32_t width = 16;
+
+class KindsProbe final : public Probe {
+  public:
+    std::string_view id() const override { return "memory.kinds"; }
+    std::string_view summary() const override
+    {
+        return "read, write and copy bandwidth on every memory kind, as ratios to device memory";
+    }
+
+    void run(ProbeContext &ctx) const override
+    {
+        const StreamPlan stream = plan_stream(ctx.record, ctx.options);
+        const Pace pace{stream.warmups, stream.reps, 1e-3};
+        // The kind bandwidth.stream uses is what every other kind is compared with.
+        const uint32_t reference = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
+        std::vector<uint32_t> order{reference};
+        for (uint32_t k = 0; k < ctx.record.kinds.size(); ++k)
+            if (k != reference) order.push_back(k);
+        std::map<vrb_op_kind, double> base;
+        for (std::size_t n = 0; n < order.size(); ++n) {
+            const uint32_t kind = order[n];
+            const auto &info = ctx.record.kinds[kind];
+            uint64_t bytes = stream.bytes;
+            if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
+                bytes = info.max_allocation_bytes / 4096 * 4096;
+            auto result = [&](vrb_op_kind op) {
+                ProbeResult r = make_result(ctx, id());
+                r.parameters = {{"operation", op_name(op)},  {"element_bytes", width},
+                                {"array_bytes", bytes},      {"memory_kind", info.name},
+                                {"memory_kind_index", kind}, {"memory_flags", memory_flag_names(info.flags)},
+                                {"warmups", stream.warmups}, {"repetitions", stream.reps}};
+                return r;
+            };
+            if (!(info.flags & VRB_MEMORY_DEVICE_ACCESS)) {
+                ProbeResult r = result(VRB_OP_READ);
+                r.status = ProbeResult::Status::waived;
+                r.error = "kernels cannot access this kind; bandwidth.transfer measures it with the copy engine";
+                r.verification = {Verification::Status::unverified, "not run"};
+                ctx.emit(std::move(r));
+                continue;
+            }
+            std::unique_ptr<Buffer> src, dst;
+            try {
+                check_kind(ctx.record, kind, VRB_MEMORY_DEVICE_ACCESS);
+                src = ctx.device.allocate(kind, bytes);
+                dst = ctx.device.allocate(kind, bytes);
+                fill_random(ctx.device, *src, bytes, seed_src);
+            } catch (const Error &e) {
+                ProbeResult r = result(VRB_OP_READ);
+                mark_run_failed(r, e);
+                ctx.emit(std::move(r));
+                continue;
+            }
+            for (vrb_op_kind op : {VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY}) {
+                ctx.progress(fmt::format("{} on {}", op_name(op), info.name), static_cast<double>(n) / order.size());
+                StreamPoint p;
+                p.kind = op;
+                p.element_bytes = width;
+                p.src = op == VRB_OP_WRITE ? nullptr : src.get();
+                p.dst = op == VRB_OP_READ ? nullptr : dst.get();
+                p.bytes = bytes;
+                p.src_seed = seed_src;
+                p.write_seed = seed_write + kind;
+                ProbeResult point = measure_stream_point(ctx, id(), p, pace);
+                ProbeResult r = result(op);
+                r.parameters["passes"] = point.parameters.value("passes", 1);
+                point.parameters = r.parameters;
+                if (point.value) {
+                    if (n == 0) base[op] = *point.value;
+                    if (base.count(op) && base[op] > 0)
+                        point.extra = {{"ratio_to", ctx.record.kinds[reference].name},
+                                       {"ratio", *point.value / base[op]}};
+                }
+                ctx.emit(std::move(point));
+            }
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Probe> make_kinds_probe()
+{
+    return std::make_unique<KindsProbe>();
+}
+
+} // namespace vrb

@@ -1,0 +1,92 @@
+// bandwidth.sweep: read, write and copy bandwidth against working-set size, from a few
+// KiB to well past the last cache, with the plateaus each cache level and memory make.
+#include "curve_plan.hpp"
+#include "curve_probes.hpp"
+#include "stream_point.hpp"
+
+#include <vrambench/core/sizes.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace vrb {
+
+namespace {
+
+constexpr uint32_t seed_src = 0x5101, seed_write = 0x5201;
+constexpr uint32_t width = 16;
+
+class SweepProbe final : public Probe {
+  public:
+    std::string_view id() const override { return "bandwidth.sweep"; }
+    std::string_view summary() const override
+    {
+        return "read, write and copy bandwidth against working-set size, with the cache plateaus named";
+    }
+
+    void run(ProbeContext &ctx) const override
+    {
+        const CurvePlan plan = plan_sweep(ctx.record, ctx.options);
+        // The working set is every byte the operation touches: a copy's two buffers.
+        const std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
+        const bool is_cpu = ctx.record.info.type == VRB_DEVICE_CPU;
+        uint32_t kind = 0;
+        try {
+            kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | (is_cpu ? 0 : VRB_MEMORY_DEVICE_LOCAL));
+        } catch (const RunError &) {
+            kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS);
+        }
+        ctx.progress("allocating " + format_size(sizes.back()) + " x 2", 0);
+        auto src = ctx.device.allocate(kind, sizes.back());
+        auto dst = ctx.device.allocate(kind, sizes.back());
+        fill_random(ctx.device, *src, sizes.back(), seed_src);
+
+        const auto caches = cache_reach(ctx.record.info, std::max<uint32_t>(ctx.record.info.compute_units, 1));
+        const Pace pace{plan.warmups, plan.reps, plan.target_seconds};
+        constexpr std::array<vrb_op_kind, 3> ops{VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY};
+        std::size_t step = 0;
+        for (vrb_op_kind op : ops) {
+            Curve curve("working_set_bytes", "bytes");
+            for (std::size_t i = 0; i < sizes.size(); ++i) {
+                const uint64_t x = sizes[i];
+                ctx.progress(fmt::format("{} {}", op_name(op), format_size(x)),
+                             static_cast<double>(step++) / (ops.size() * sizes.size()));
+                StreamPoint p;
+                p.kind = op;
+                p.element_bytes = width;
+                p.src = op == VRB_OP_WRITE ? nullptr : src.get();
+                p.dst = op == VRB_OP_READ ? nullptr : dst.get();
+                p.bytes = op == VRB_OP_COPY ? x / 2 : x;
+                p.src_seed = seed_src;
+                p.write_seed = seed_write + static_cast<uint32_t>(i);
+                const ProbeResult point = measure_stream_point(ctx, id(), p, pace);
+                curve.add(static_cast<double>(x), point, {{"passes", point.parameters.value("passes", 1)}});
+            }
+            ProbeResult r = make_result(ctx, id());
+            r.parameters = {{"operation", op_name(op)},
+                            {"element_bytes", width},
+                            {"from_bytes", sizes.front()},
+                            {"to_bytes", sizes.back()},
+                            {"points", sizes.size()},
+                            {"ratio", plan.ratio},
+                            {"memory_kind", ctx.record.kinds.at(kind).name},
+                            {"warmups", plan.warmups},
+                            {"repetitions", plan.reps},
+                            {"size_rule", plan.size_rule}};
+            r.byte_counting = fmt::format("{}, per pass, times the passes each run made; the working set is every "
+                                          "buffer byte the operation touches (a copy's source and destination)",
+                                          counting_rule(op));
+            ctx.emit(curve.finish(std::move(r), &caches));
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Probe> make_sweep_probe()
+{
+    return std::make_unique<SweepProbe>();
+}
+
+} // namespace vrb

@@ -1,0 +1,201 @@
+// bandwidth.transfer: the API's copy engine between memory kinds, host to device,
+// device to host, device to device and both directions at once, over a size sweep.
+#include "curve.hpp"
+#include "curve_plan.hpp"
+#include "curve_probes.hpp"
+
+#include <vrambench/core/reference.hpp>
+#include <vrambench/core/sizes.hpp>
+#include <vrambench/pattern.h>
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace vrb {
+
+namespace {
+
+constexpr uint32_t seed_src = 0x6101, seed_scramble = 0x6201;
+
+struct Route {
+    std::string name; // "host-to-device", ...
+    uint32_t src, dst;
+    bool both = false; // src -> dst and dst-kind -> src-kind at once
+};
+
+std::optional<uint32_t> find(const DeviceRecord &d, uint32_t with, uint32_t without = 0)
+{
+    for (uint32_t k = 0; k < d.kinds.size(); ++k)
+        if ((d.kinds[k].flags & with) == with && !(d.kinds[k].flags & without)) return k;
+    return std::nullopt;
+}
+
+// Which kinds play device and host: device-local memory the host cannot see where
+// there is one, and each host kind, pinned and pageable, that the API offers.
+std::vector<Route> routes(const DeviceRecord &d)
+{
+    const uint32_t device =
+        find(d, VRB_MEMORY_DEVICE_LOCAL, VRB_MEMORY_HOST_MEMORY).value_or(find(d, VRB_MEMORY_DEVICE_LOCAL).value_or(0));
+    std::vector<Route> out;
+    for (uint32_t flag : {VRB_MEMORY_PINNED, VRB_MEMORY_PAGEABLE}) {
+        const auto host = find(d, VRB_MEMORY_HOST_MEMORY | flag);
+        if (!host) continue;
+        const std::string kind = flag == VRB_MEMORY_PINNED ? "pinned" : "pageable";
+        out.push_back({"host-to-device " + kind, *host, device});
+        out.push_back({"device-to-host " + kind, device, *host});
+        out.push_back({"both-directions " + kind, *host, device, true});
+    }
+    out.push_back({"device-to-device", device, device});
+    // One kind may play several parts (the host backend has one kind): each pair once.
+    std::set<std::tuple<uint32_t, uint32_t, bool>> seen;
+    std::erase_if(out, [&](const Route &r) { return !seen.insert({r.src, r.dst, r.both}).second; });
+    return out;
+}
+
+// Kernels may not reach a host kind, so data goes in through upload, in chunks.
+void upload_random(Buffer &buffer, uint64_t bytes, uint32_t seed)
+{
+    constexpr uint64_t chunk = 4ull << 20;
+    std::vector<uint32_t> lanes(chunk / 4);
+    const ExpectedLanes pattern = expect_pattern(VRB_PATTERN_RANDOM, seed);
+    for (uint64_t at = 0; at < bytes; at += chunk) {
+        const uint64_t n = std::min(chunk, bytes - at) / 4;
+        pattern(at / 4, std::span(lanes.data(), n));
+        buffer.upload(at, std::as_bytes(std::span(lanes.data(), n)));
+    }
+}
+
+CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options)
+{
+    CurvePlan plan;
+    plan.from = 4 << 10;
+    plan.ratio = options.suite == Suite::full ? 2 : 4;
+    plan.reps = options.suite == Suite::quick ? 3 : options.suite == Suite::standard ? 5 : 10;
+    plan.target_seconds = options.suite == Suite::quick ? 0.5e-3 : 1e-3;
+    if (options.repetitions) plan.reps = *options.repetitions;
+    if (options.size) {
+        if (*options.size < plan.from)
+            throw UsageError(fmt::format("--size {} is below the transfer sweep's start of 4 KiB", *options.size));
+        plan.to = *options.size;
+        plan.size_rule = "as given by --size";
+        return plan;
+    }
+    plan.to = options.suite == Suite::quick ? 256ull << 20 : options.suite == Suite::standard ? 1ull << 30 : 4ull << 30;
+    plan.size_rule = fmt::format("{} for the {} suite", format_size(plan.to), to_string(options.suite));
+    const auto &i = device.info;
+    const uint64_t memory = (i.known & VRB_KNOWN_FREE_MEMORY) ? i.free_memory_bytes : 0;
+    // Four buffers (both directions at once), in at most half of the free memory.
+    if (memory && plan.to > memory / 8) {
+        plan.to = memory / 8;
+        plan.size_rule += fmt::format("; capped to an eighth of the {} free", format_size(memory));
+    }
+    return plan;
+}
+
+class TransferProbe final : public Probe {
+  public:
+    std::string_view id() const override { return "bandwidth.transfer"; }
+    std::string_view summary() const override
+    {
+        return "copy-engine transfers host to device, device to host, device to device and both at once";
+    }
+
+    void run(ProbeContext &ctx) const override
+    {
+        const CurvePlan plan = plan_transfer(ctx.record, ctx.options);
+        const std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
+        const std::vector<Route> all = routes(ctx.record);
+        for (std::size_t n = 0; n < all.size(); ++n) {
+            const Route &route = all[n];
+            ProbeResult r = make_result(ctx, id());
+            r.parameters = {{"direction", route.name},
+                            {"source_kind", ctx.record.kinds.at(route.src).name},
+                            {"destination_kind", ctx.record.kinds.at(route.dst).name},
+                            {"both_directions", route.both},
+                            {"from_bytes", sizes.front()},
+                            {"to_bytes", sizes.back()},
+                            {"ratio", plan.ratio},
+                            {"warmups", plan.warmups},
+                            {"repetitions", plan.reps},
+                            {"size_rule", plan.size_rule},
+                            {"bytes_counted", "once per direction"}};
+            r.byte_counting = std::string(route.both ? "2 x " : "") +
+                              "count bytes per direction, each byte counted once (not again as written), per pass, "
+                              "times the passes each run made";
+            Curve curve("transfer_bytes", "bytes");
+            try {
+                auto src = ctx.device.allocate(route.src, sizes.back());
+                auto dst = ctx.device.allocate(route.dst, sizes.back());
+                std::unique_ptr<Buffer> src2, dst2;
+                if (route.both) {
+                    src2 = ctx.device.allocate(route.dst, sizes.back());
+                    dst2 = ctx.device.allocate(route.src, sizes.back());
+                    upload_random(*src2, sizes.back(), seed_src + 1);
+                }
+                upload_random(*src, sizes.back(), seed_src);
+                for (std::size_t i = 0; i < sizes.size(); ++i) {
+                    const uint64_t bytes = sizes[i];
+                    ctx.progress(fmt::format("{} {}", route.name, format_size(bytes)),
+                                 (n + static_cast<double>(i) / sizes.size()) / all.size());
+                    curve.add(static_cast<double>(bytes),
+                              measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(), seed_scramble + i));
+                }
+            } catch (const Error &e) {
+                mark_run_failed(r, e);
+                ctx.emit(std::move(r));
+                continue;
+            }
+            ctx.emit(curve.finish(std::move(r), nullptr));
+        }
+    }
+
+  private:
+    ProbeResult measure(const ProbeContext &ctx, const CurvePlan &plan, uint64_t bytes, Buffer &src, Buffer &dst,
+                        Buffer *src2, Buffer *dst2, uint32_t scramble) const
+    {
+        ProbeResult point = make_result(ctx, id());
+        try {
+            // Destinations first hold other data, so a transfer that moved nothing fails.
+            upload_random(dst, bytes, scramble);
+            if (dst2) upload_random(*dst2, bytes, scramble + 1);
+            vrb_operation op{};
+            op.struct_size = sizeof op;
+            op.kind = VRB_OP_TRANSFER;
+            op.element_bytes = 1;
+            op.count = bytes;
+            op.src1 = {src.handle(), 0};
+            op.dst = {dst.handle(), 0};
+            if (src2) {
+                op.src2 = {src2->handle(), 0};
+                op.dst2 = {dst2->handle(), 0};
+            }
+            const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, plan.target_seconds);
+            const uint64_t directions = src2 ? 2 : 1;
+            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx);
+            Mismatches m = compare_buffer(dst, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src));
+            if (!m.count && dst2)
+                m = compare_buffer(*dst2, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src + 1));
+            if (m.count)
+                mark_verification_failed(point,
+                                         fmt::format("{} lanes wrong; first at byte {:#x}", m.count, m.first * 4));
+            else
+                point.verification = {Verification::Status::passed,
+                                      fmt::format("all {} bytes arrived", bytes * directions)};
+        } catch (const Error &e) {
+            mark_run_failed(point, e);
+        }
+        return point;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Probe> make_transfer_probe()
+{
+    return std::make_unique<TransferProbe>();
+}
+
+} // namespace vrb

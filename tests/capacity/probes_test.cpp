@@ -1,0 +1,182 @@
+// Every capacity and integrity probe on every available backend (the host, and
+// Vulkan on lavapipe when it is built), with a budget small enough for any CI machine:
+// each runs, verifies, writes schema-valid results and leaves nothing allocated.
+#include "probe_harness.hpp"
+
+#include <vrambench/core/runner.hpp>
+#include <vrambench/core/schema.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+
+using namespace vrb;
+using namespace vrb::test;
+
+namespace {
+
+constexpr uint64_t MiB = 1ull << 20;
+
+constexpr std::array<const char *, 6> probe_ids{"capacity.report",        "capacity.max-alloc",
+                                                "capacity.total",         "capacity.alloc-latency",
+                                                "capacity.fragmentation", "integrity.pattern"};
+
+// A whole result set around the results, as the runner writes it.
+nlohmann::json result_set(const OpenDevice &target, const std::vector<ProbeResult> &results)
+{
+    nlohmann::json doc;
+    doc["schema_version"] = schema_version;
+    doc["tool"] = {{"name", "vrambench"}, {"version", "0.0.0"}, {"git_commit", "test"}};
+    doc["run"] = {{"id", "capacitytest"},     {"started", utc_now()}, {"finished", utc_now()},
+                  {"command_line", {"test"}}, {"status", "complete"}, {"suite", "quick"}};
+    doc["host"] = host_json();
+    doc["backends"] = backends_json({target.entry});
+    doc["devices"] = nlohmann::json::array({to_json(target.record)});
+    doc["results"] = nlohmann::json::array();
+    for (const auto &r : results)
+        doc["results"].push_back(to_json(r));
+    return doc;
+}
+
+const ProbeResult &only(const std::vector<ProbeResult> &results)
+{
+    EXPECT_EQ(results.size(), 1u);
+    return results.at(0);
+}
+
+} // namespace
+
+TEST(CapacityProbes, EveryProbeRunsVerifiesAndWritesSchemaValidResultsOnEveryBackend)
+{
+    const auto modules = available_modules();
+    ASSERT_FALSE(modules.empty());
+    for (const auto &module : modules) {
+        SCOPED_TRACE(module.string());
+        OpenDevice target = open_device(module);
+        ASSERT_TRUE(target.device) << target.entry.reason;
+        const int64_t live = Buffer::live_count();
+        std::vector<ProbeResult> all;
+        for (const char *id : probe_ids) {
+            SCOPED_TRACE(id);
+            const auto results = run_probe(target, id, small_budget("64M"));
+            ASSERT_FALSE(results.empty());
+            for (const auto &r : results) {
+                if (r.probe == "capacity.report") {
+                    // A figure the API does not give is waived, never guessed.
+                    EXPECT_EQ(r.status, r.value ? ProbeResult::Status::ok : ProbeResult::Status::waived);
+                    EXPECT_EQ(r.verification.status, Verification::Status::unverified);
+                } else {
+                    EXPECT_EQ(r.status, ProbeResult::Status::ok) << r.error.value_or("");
+                    EXPECT_EQ(r.verification.status, Verification::Status::passed) << r.verification.detail;
+                    EXPECT_EQ(r.parameters.at("budget_bytes"), 64 * MiB);
+                }
+                all.push_back(r);
+            }
+            EXPECT_EQ(Buffer::live_count(), live) << "buffers left allocated";
+        }
+        const auto violation = validate_result_json(result_set(target, all));
+        EXPECT_FALSE(violation) << violation->path << ": " << violation->message;
+    }
+}
+
+TEST(CapacityProbes, MaxAllocFindsTheLimitTheBudgetSetsWithinItsResolution)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    const ProbeResult r = only(run_probe(target, "capacity.max-alloc", small_budget("96M")));
+    ASSERT_TRUE(r.value);
+    const uint64_t resolution = r.parameters.at("resolution_bytes");
+    EXPECT_LE(*r.value, 96.0 * MiB);
+    EXPECT_GT(*r.value, 96.0 * MiB - static_cast<double>(resolution));
+    EXPECT_EQ(r.extra.at("limited_by"), "budget");
+    EXPECT_EQ(r.extra.at("spilled"), false);
+    EXPECT_FALSE(r.extra.at("steps").empty());
+    EXPECT_GT(r.extra.at("steps")[0].at("seconds_per_gib_written").get<double>(), 0);
+}
+
+TEST(CapacityProbes, TotalHoldsTheWholeBudgetInChunksNextToTheReportedFree)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    const ProbeResult r = only(run_probe(target, "capacity.total", small_budget("64M")));
+    EXPECT_EQ(r.value, 64.0 * MiB);
+    EXPECT_EQ(r.parameters.at("chunk_bytes"), 8 * MiB);
+    EXPECT_EQ(r.extra.at("ended_by"), "budget");
+    EXPECT_GT(r.extra.at("reported_free_bytes").get<uint64_t>(), 0u);
+}
+
+TEST(CapacityProbes, AllocLatencyTimesAllocateAndFreeAtEverySizeUpToTheBudget)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    const auto results = run_probe(target, "capacity.alloc-latency", small_budget("64M"));
+    // 4 KiB, 64 KiB, 1 MiB, 16 MiB and the whole 64 MiB budget: allocate and free each.
+    ASSERT_EQ(results.size(), 10u);
+    for (const auto &r : results) {
+        EXPECT_EQ(r.metric, "time");
+        EXPECT_EQ(r.unit, "s");
+        EXPECT_EQ(r.seconds.size(), 3u);
+        ASSERT_TRUE(r.value);
+        EXPECT_GT(*r.value, 0);
+    }
+    EXPECT_EQ(results.back().parameters.at("array_bytes"), 64 * MiB);
+    EXPECT_EQ(results.back().parameters.at("operation"), "free");
+}
+
+TEST(CapacityProbes, FragmentationAsksForAllThatWasFreedAndSaysWhetherItFits)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    const ProbeResult r = only(run_probe(target, "capacity.fragmentation", small_budget("64M")));
+    // 16 chunks of 4 MiB, every other one freed: 32 MiB asked for in one block.
+    EXPECT_EQ(r.extra.at("requested_bytes"), 32 * MiB);
+    EXPECT_EQ(r.extra.at("held_bytes"), 32 * MiB);
+    // The host maps each block afresh: holes between held chunks do not matter.
+    EXPECT_EQ(r.extra.at("full_request_fits"), true);
+    EXPECT_EQ(r.value, 32.0 * MiB);
+}
+
+TEST(CapacityProbes, IntegrityCoversWhatMaxAllocFoundWithEveryPattern)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    const ProbeResult found = only(run_probe(target, "capacity.max-alloc", small_budget("48M")));
+    const auto results = run_probe(target, "integrity.pattern", small_budget("48M"));
+    ASSERT_EQ(results.size(), 5u);
+    std::vector<std::string> names;
+    for (const auto &r : results) {
+        names.push_back(r.parameters.at("operation"));
+        EXPECT_EQ(r.parameters.at("array_bytes").get<double>(), *found.value);
+        EXPECT_EQ(r.value, 0.0);
+        EXPECT_EQ(r.verification.status, Verification::Status::passed);
+        EXPECT_NE(r.extra.at("size_source").get<std::string>().find("earlier in this run"), std::string::npos);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"zeros", "ones", "walking-ones", "address", "random"}));
+}
+
+TEST(CapacityProbes, ABudgetBelowAProbesMinimumIsWaivedWithAClearReason)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    for (const char *id : probe_ids) {
+        if (std::string_view(id) == "capacity.report") continue;
+        SCOPED_TRACE(id);
+        const ProbeResult r = only(run_probe(target, id, small_budget("1M")));
+        EXPECT_EQ(r.status, ProbeResult::Status::waived);
+        ASSERT_TRUE(r.error);
+        EXPECT_NE(r.error->find("raise --memory-limit"), std::string::npos) << *r.error;
+    }
+}
+
+TEST(CapacityProbes, ReportGivesTheApisTotalAndFreeWithoutClaimingToHaveMeasuredThem)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    const auto results = run_probe(target, "capacity.report", ProbeOptions{});
+    ASSERT_GE(results.size(), 2u);
+    EXPECT_EQ(results[0].parameters.at("operation"), "total");
+    EXPECT_EQ(results[0].value, static_cast<double>(target.record.info.total_memory_bytes));
+    EXPECT_EQ(results[1].parameters.at("operation"), "free");
+    for (const auto &r : results)
+        EXPECT_EQ(r.verification.status, Verification::Status::unverified);
+}

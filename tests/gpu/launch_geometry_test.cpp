@@ -1,0 +1,252 @@
+// The launch geometry and the grid-stride loop of the CUDA and HIP kernels, checked on
+// the host: the very code the kernels run, for counts up to and past 2^32.
+#include "grid_stride.hpp"
+#include "launch_geometry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using vrb::gpu::grid_stride;
+using vrb::gpu::grid_stride_visits;
+using vrb::gpu::LaunchGeometry;
+using vrb::gpu::LaunchLimits;
+using vrb::gpu::plan_launch;
+using u128 = unsigned __int128;
+
+constexpr unsigned kUnroll = 4; // as the kernels use
+
+LaunchLimits h200() // 132 SMs, 32-wide warps, 8 blocks of 256 resident per SM
+{
+    LaunchLimits l;
+    l.threads_per_block = 256;
+    l.warp_size = 32;
+    l.compute_units = 132;
+    l.blocks_per_unit = 8;
+    l.max_blocks = 132 * 32;
+    return l;
+}
+
+LaunchLimits mi300x() // 304 CUs, 64-wide wavefronts
+{
+    LaunchLimits l;
+    l.threads_per_block = 256;
+    l.warp_size = 64;
+    l.compute_units = 304;
+    l.blocks_per_unit = 8;
+    l.max_blocks = 304 * 32;
+    return l;
+}
+
+LaunchLimits tiny() // a small grid, so that brute force covers many remainders
+{
+    LaunchLimits l;
+    l.threads_per_block = 64;
+    l.warp_size = 32;
+    l.compute_units = 3;
+    l.blocks_per_unit = 2;
+    return l;
+}
+
+// Runs every thread's loop as a kernel would and counts the visits of each item.
+template <unsigned Unroll> std::vector<int> visits_per_item(uint64_t count, const LaunchGeometry &g)
+{
+    std::vector<int> seen(count, 0);
+    const uint64_t stride = g.grid_threads();
+    for (uint64_t t = 0; t < stride; ++t)
+        grid_stride<Unroll>(
+            count, t, stride,
+            [&](uint64_t i, uint64_t s) {
+                for (unsigned k = 0; k < Unroll; ++k)
+                    ++seen.at(i + k * s);
+            },
+            [&](uint64_t i) { ++seen.at(i); });
+    return seen;
+}
+
+// For counts too large to mark item by item: every thread's visits must end on the
+// last item of its residue class below count, and the visits must add up to count.
+// Together that is "every item exactly once", since threads own distinct residues.
+void expect_exact_cover(uint64_t count, const LaunchGeometry &g)
+{
+    const uint64_t stride = g.grid_threads();
+    ASSERT_GT(stride, 0u);
+    u128 total = 0;
+    for (uint64_t t = 0; t < stride; ++t) {
+        const uint64_t n = grid_stride_visits(count, t, stride);
+        total += n;
+        if (n == 0) {
+            ASSERT_GE(t, count);
+            continue;
+        }
+        const u128 last = u128(t) + u128(n - 1) * stride;
+        ASSERT_LT(last, u128(count)) << "thread " << t;
+        ASSERT_GE(last + stride, u128(count)) << "thread " << t << " stops early";
+        // The loop's index after its last visit must not wrap.
+        ASSERT_LE(last + stride, u128(UINT64_MAX)) << "thread " << t;
+    }
+    EXPECT_EQ(total, u128(count));
+}
+
+// Runs the real loop for a few threads and checks each visits what it should, in order.
+void expect_loop_follows_the_plan(uint64_t count, const LaunchGeometry &g, std::vector<uint64_t> threads)
+{
+    const uint64_t stride = g.grid_threads();
+    for (uint64_t t : threads) {
+        if (t >= stride) continue;
+        uint64_t expected = t, visits = 0;
+        auto one = [&](uint64_t i) {
+            ASSERT_EQ(i, expected);
+            ASSERT_LT(i, count);
+            expected += stride;
+            ++visits;
+        };
+        grid_stride<kUnroll>(
+            count, t, stride,
+            [&](uint64_t i, uint64_t s) {
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    one(i + k * s);
+            },
+            one);
+        EXPECT_EQ(visits, grid_stride_visits(count, t, stride)) << "thread " << t;
+    }
+}
+
+TEST(LaunchGeometry, LaunchesNothingForZeroItems)
+{
+    EXPECT_EQ(plan_launch(0, h200()).blocks, 0u);
+    EXPECT_EQ(grid_stride_visits(0, 0, 1), 0u);
+    EXPECT_TRUE(visits_per_item<kUnroll>(0, plan_launch(1, tiny())).empty());
+}
+
+TEST(LaunchGeometry, GivesOneThreadPerItemWhileTheItemsFitInOneWave)
+{
+    EXPECT_EQ(plan_launch(1, h200()).blocks, 1u);
+    EXPECT_EQ(plan_launch(256, h200()).blocks, 1u);
+    EXPECT_EQ(plan_launch(257, h200()).blocks, 2u);
+    EXPECT_EQ(plan_launch(1000, h200()).blocks, 4u);
+    EXPECT_EQ(plan_launch(1000, h200()).threads, 256u);
+}
+
+TEST(LaunchGeometry, StopsAtTheBlocksThatStayResidentOnEveryUnit)
+{
+    EXPECT_EQ(plan_launch(uint64_t(1) << 30, h200()).blocks, 132u * 8);
+    EXPECT_EQ(plan_launch(uint64_t(1) << 30, mi300x()).blocks, 304u * 8);
+    LaunchLimits unknown_occupancy = h200();
+    unknown_occupancy.blocks_per_unit = 0; // an occupancy query that failed counts as one
+    EXPECT_EQ(plan_launch(uint64_t(1) << 30, unknown_occupancy).blocks, 132u);
+}
+
+TEST(LaunchGeometry, NeverLaunchesMoreBlocksThanThePartialResultsHaveRoomFor)
+{
+    LaunchLimits l = h200();
+    l.max_blocks = 100;
+    EXPECT_EQ(plan_launch(uint64_t(1) << 40, l).blocks, 100u);
+    l.max_blocks = 0; // treated as one, never as "no launch"
+    EXPECT_EQ(plan_launch(uint64_t(1) << 40, l).blocks, 1u);
+}
+
+TEST(LaunchGeometry, RoundsBlocksToWholeWarpsOfAnyWidth)
+{
+    LaunchLimits l = h200();
+    l.warp_size = 64;
+    l.threads_per_block = 200;
+    EXPECT_EQ(plan_launch(1, l).threads, 192u);
+    l.warp_size = 48;
+    EXPECT_EQ(plan_launch(1, l).threads, 192u);
+    l.threads_per_block = 16; // less than a warp: one warp
+    EXPECT_EQ(plan_launch(1, l).threads, 48u);
+    l.warp_size = 0; // unknown width: any block size
+    l.threads_per_block = 100;
+    EXPECT_EQ(plan_launch(1, l).threads, 100u);
+    l.warp_size = 32;
+    l.threads_per_block = 5000; // above the runtimes' limit
+    EXPECT_EQ(plan_launch(1, l).threads, 1024u);
+}
+
+TEST(LaunchGeometry, KeepsTheGridWithinTheRuntimesLimits)
+{
+    LaunchLimits l;
+    l.threads_per_block = 1024;
+    l.warp_size = 64;
+    l.compute_units = 0xffffffffu;
+    l.blocks_per_unit = 0xffffffffu;
+    const LaunchGeometry g = plan_launch(UINT64_MAX, l);
+    EXPECT_LE(uint64_t(g.blocks), vrb::gpu::kMaxGridBlocks);
+    EXPECT_LE(g.grid_threads(), vrb::gpu::kMaxGridThreads); // HIP counts grid threads in 32 bits
+    EXPECT_GT(g.blocks, 0u);
+}
+
+TEST(GridStride, VisitsEveryItemExactlyOnceForEveryRemainder)
+{
+    const LaunchLimits l = tiny(); // 6 blocks of 64: 384 threads
+    for (uint64_t count = 1; count <= 5 * 384 + 7; ++count) {
+        const LaunchGeometry g = plan_launch(count, l);
+        const std::vector<int> seen = visits_per_item<kUnroll>(count, g);
+        for (uint64_t i = 0; i < count; ++i)
+            ASSERT_EQ(seen[i], 1) << "item " << i << " of " << count;
+    }
+}
+
+TEST(GridStride, VisitsEveryItemExactlyOnceWhateverTheUnroll)
+{
+    const LaunchLimits l = tiny();
+    for (uint64_t count : {1u, 383u, 384u, 385u, 1535u, 1536u, 1537u, 4000u, 9999u}) {
+        const LaunchGeometry g = plan_launch(count, l);
+        for (int seen : visits_per_item<1>(count, g))
+            ASSERT_EQ(seen, 1) << count;
+        for (int seen : visits_per_item<3>(count, g))
+            ASSERT_EQ(seen, 1) << count;
+        for (int seen : visits_per_item<8>(count, g))
+            ASSERT_EQ(seen, 1) << count;
+    }
+}
+
+TEST(GridStride, CoversCountsPastTwoToThe31And32WithoutOverflow)
+{
+    for (const LaunchLimits &l : {h200(), mi300x()}) {
+        for (uint64_t count : {(uint64_t(1) << 31) + 1, (uint64_t(1) << 32) + 7, (uint64_t(1) << 32) - 1}) {
+            const LaunchGeometry g = plan_launch(count, l);
+            expect_exact_cover(count, g);
+            const uint64_t s = g.grid_threads();
+            expect_loop_follows_the_plan(count, g, {0, 1, 255, 256, s / 2, s - 2, s - 1});
+        }
+    }
+}
+
+TEST(GridStride, CoversTheLargestCountsABufferCanHold)
+{
+    // 2^62 four-byte elements fill the 64-bit address space; a grid of 2^32 - 1024
+    // threads is the largest any runtime launches.
+    LaunchLimits huge_grid;
+    huge_grid.threads_per_block = 1024;
+    huge_grid.compute_units = 0xffffffffu;
+    huge_grid.blocks_per_unit = 1;
+    for (uint64_t count : {uint64_t(1) << 62, (uint64_t(1) << 62) - 3, uint64_t(1) << 40}) {
+        const LaunchGeometry g = plan_launch(count, h200());
+        expect_exact_cover(count, g);
+        expect_loop_follows_the_plan(count >> 30, g, {0, 7, g.grid_threads() - 1}); // the loop itself, cut short
+        const LaunchGeometry big = plan_launch(count, huge_grid);
+        const uint64_t s = big.grid_threads();
+        // Per-thread arithmetic for the first and last threads of the largest grid.
+        for (uint64_t t : {uint64_t(0), s - 1}) {
+            const uint64_t n = grid_stride_visits(count, t, s);
+            ASSERT_GT(n, 0u);
+            EXPECT_LT(u128(t) + u128(n - 1) * s, u128(count));
+            EXPECT_GE(u128(t) + u128(n) * s, u128(count));
+        }
+    }
+}
+
+TEST(GridStride, LeavesThreadsPastTheLastItemIdle)
+{
+    const LaunchGeometry g = plan_launch(10, tiny()); // one block of 64 threads for 10 items
+    EXPECT_EQ(g.blocks, 1u);
+    for (uint64_t t = 10; t < g.grid_threads(); ++t)
+        EXPECT_EQ(grid_stride_visits(10, t, g.grid_threads()), 0u);
+}
+
+} // namespace

@@ -1,0 +1,96 @@
+#include "chain.hpp"
+#include "curve_plan.hpp"
+
+#include <vrambench/core/device_record.hpp>
+#include <vrambench/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+TEST(CurvePlans, RefuseAnEmptySizeRange)
+{
+    EXPECT_THROW(vrb::geometric_sizes(0, 1 << 20, 2, 4096), vrb::UsageError);
+    EXPECT_THROW(vrb::geometric_sizes(1 << 20, 4096, 2, 4096), vrb::UsageError);
+    EXPECT_THROW(vrb::geometric_sizes(4096, 1 << 20, 1.0, 4096), vrb::UsageError);
+}
+
+TEST(CurvePlans, GrowGeometricallyAndEndExactlyAtTheLargestSize)
+{
+    const auto sizes = vrb::geometric_sizes(4096, 1 << 20, 2, 4096);
+    ASSERT_EQ(sizes.size(), 9u);
+    EXPECT_EQ(sizes.front(), 4096u);
+    EXPECT_EQ(sizes.back(), 1u << 20);
+    for (std::size_t i = 1; i < sizes.size(); ++i)
+        EXPECT_EQ(sizes[i], 2 * sizes[i - 1]);
+}
+
+TEST(CurvePlans, RefuseAZeroStrideAndOneThatLeavesASingleElement)
+{
+    EXPECT_THROW(vrb::check_stride(0, 1024), vrb::UsageError);
+    EXPECT_THROW(vrb::check_stride(1024, 1024), vrb::UsageError);
+    EXPECT_NO_THROW(vrb::check_stride(1023, 1024));
+}
+
+TEST(CurvePlans, RefuseAnOffsetPastTheBufferOrOffTheElement)
+{
+    EXPECT_THROW(vrb::check_offset(4096, 4, 4096), vrb::UsageError);
+    EXPECT_THROW(vrb::check_offset(6, 4, 4096), vrb::UsageError);
+    EXPECT_NO_THROW(vrb::check_offset(256, 4, 4096));
+    try {
+        vrb::check_offset(8192, 4, 4096);
+    } catch (const vrb::UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("past the end"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CurvePlans, RefuseAMemoryKindTheDeviceLacks)
+{
+    vrb::DeviceRecord device;
+    device.id = "test:0";
+    vrb_memory_kind_info kind{};
+    kind.flags = VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_PINNED;
+    std::snprintf(kind.name, sizeof kind.name, "pinned");
+    device.kinds.push_back(kind);
+    EXPECT_THROW(vrb::check_kind(device, 3, 0), vrb::RunError);
+    EXPECT_THROW(vrb::check_kind(device, 0, VRB_MEMORY_DEVICE_ACCESS), vrb::RunError);
+    EXPECT_NO_THROW(vrb::check_kind(device, 0, VRB_MEMORY_PINNED));
+}
+
+TEST(CurvePlans, StridesReachAPageAndOffsetsReach256Bytes)
+{
+    for (auto suite : {vrb::Suite::quick, vrb::Suite::standard, vrb::Suite::full}) {
+        const auto strides = vrb::stride_plan(suite, 4);
+        EXPECT_EQ(strides.front(), 1u);
+        EXPECT_GE(strides.back() * 4, 4096u);
+        const auto offsets = vrb::alignment_plan(suite, 4);
+        EXPECT_EQ(offsets.front(), 0u);
+        EXPECT_GE(offsets.back(), 256u);
+        for (uint64_t o : offsets)
+            EXPECT_EQ(o % 4, 0u);
+    }
+}
+
+TEST(Chain, IsOneCycleThroughEveryNode)
+{
+    const auto next = vrb::sattolo_cycle(1000, 7);
+    std::set<uint32_t> seen;
+    uint32_t node = 0;
+    for (int i = 0; i < 1000; ++i) {
+        seen.insert(node);
+        node = next[node];
+    }
+    EXPECT_EQ(node, 0u);
+    EXPECT_EQ(seen.size(), 1000u);
+    EXPECT_EQ(vrb::sattolo_cycle(1000, 7), next); // the same chain every time
+}
+
+TEST(Chain, LanesPointAtTheNextNodesLane)
+{
+    const auto next = vrb::sattolo_cycle(8, 1);
+    const auto lanes = vrb::chain_lanes(next, 16);
+    ASSERT_EQ(lanes.size(), 128u);
+    EXPECT_EQ(lanes[0], next[0] * 16);
+    EXPECT_EQ(vrb::chase_end(next, 16, 8), 0u);
+    EXPECT_EQ(vrb::chase_end(next, 16, 1), next[0] * 16u);
+}

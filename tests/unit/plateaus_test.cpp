@@ -1,0 +1,110 @@
+#include <vrambench/core/plateaus.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace {
+
+// A cache-like curve: `levels[k]` up to `ends[k]` bytes, on a grid of ratio sqrt(2),
+// with a deterministic +-noise wobble.
+std::vector<vrb::CurvePoint> staircase(std::vector<double> levels, std::vector<double> ends, double noise)
+{
+    std::vector<vrb::CurvePoint> out;
+    int i = 0;
+    for (double x = 4096; x <= 1 << 30; x *= std::sqrt(2.0), ++i) {
+        std::size_t k = 0;
+        while (k + 1 < levels.size() && x > ends[k])
+            ++k;
+        const double wobble = 1 + noise * ((i * 7919) % 5 - 2) / 2.0;
+        out.push_back({x, levels[k] * wobble});
+    }
+    return out;
+}
+
+vrb_device_info host_like()
+{
+    vrb_device_info info{};
+    info.struct_size = sizeof info;
+    info.known = VRB_KNOWN_COMPUTE_UNITS;
+    info.compute_units = 2;
+    info.cache_count = 3;
+    const uint64_t sizes[] = {48 << 10, 1 << 20, 32 << 20};
+    for (uint32_t i = 0; i < 3; ++i) {
+        info.caches[i].level = i + 1;
+        info.caches[i].bytes = sizes[i];
+        std::strcpy(info.caches[i].kind, i == 0 ? "data" : "unified");
+    }
+    return info;
+}
+
+} // namespace
+
+TEST(Plateaus, FindsEachLevelOfAStaircaseAndWhereItEnds)
+{
+    const auto curve = staircase({400, 200, 100, 12}, {64 << 10, 1 << 20, 32 << 20}, 0.05);
+    const auto plateaus = vrb::find_plateaus(curve);
+    ASSERT_EQ(plateaus.size(), 4u);
+    EXPECT_NEAR(plateaus[0].level, 400, 40);
+    EXPECT_NEAR(plateaus[3].level, 12, 1.5);
+    // The step lies between two grid points: the end is found within one grid step.
+    EXPECT_NEAR(std::log2(plateaus[0].ends_at), std::log2(64 << 10), 0.5);
+    EXPECT_NEAR(std::log2(plateaus[1].ends_at), std::log2(1 << 20), 0.5);
+    EXPECT_NEAR(std::log2(plateaus[2].ends_at), std::log2(32 << 20), 0.5);
+}
+
+TEST(Plateaus, DoesNotMakeStepsOutOfNoise)
+{
+    const auto curve = staircase({100}, {}, 0.08);
+    EXPECT_EQ(vrb::find_plateaus(curve).size(), 1u);
+}
+
+TEST(Plateaus, IgnoresASingleOutlierInsideALevel)
+{
+    auto curve = staircase({300, 20}, {8 << 20}, 0.02);
+    curve[5].y /= 4;
+    const auto plateaus = vrb::find_plateaus(curve);
+    ASSERT_EQ(plateaus.size(), 2u);
+    EXPECT_LT(plateaus[0].first, 5u);
+    EXPECT_GT(plateaus[0].last, 5u);
+}
+
+TEST(Plateaus, FindsRisingLatencyLevelsToo)
+{
+    const auto curve = staircase({1, 4, 40, 100}, {48 << 10, 1 << 20, 32 << 20}, 0.03);
+    EXPECT_EQ(vrb::find_plateaus(curve).size(), 4u);
+}
+
+TEST(Plateaus, GivesNothingForTooFewPoints)
+{
+    const std::vector<vrb::CurvePoint> two{{4096, 10}, {8192, 5}};
+    EXPECT_TRUE(vrb::find_plateaus(two).empty());
+}
+
+TEST(Plateaus, NamesLevelsByTheCacheTheyEndNearAndTheLastAsMemory)
+{
+    const auto caches = vrb::cache_reach(host_like(), 1);
+    std::vector<vrb::Plateau> p(4);
+    p[0].ends_at = 50 << 10;
+    p[1].ends_at = 1.3 * (1 << 20);
+    p[2].ends_at = 40 << 20;
+    vrb::name_plateaus(p, caches, 1 << 30);
+    EXPECT_EQ(p[0].name, "L1");
+    EXPECT_EQ(p[1].name, "L2");
+    EXPECT_EQ(p[2].name, "L3");
+    EXPECT_EQ(p[3].name, "memory");
+}
+
+TEST(Plateaus, CountsPrivateCachesOfEveryThreadWhenSharingIsUnknown)
+{
+    const auto caches = vrb::cache_reach(host_like(), 2);
+    ASSERT_EQ(caches.size(), 3u);
+    EXPECT_EQ(caches[0].fewest, 1u);
+    EXPECT_EQ(caches[0].most, 2u);
+    std::vector<vrb::Plateau> p(2);
+    p[0].ends_at = 300 << 20; // far from every cache
+    vrb::name_plateaus(p, caches, 64 << 20);
+    EXPECT_EQ(p[0].name, "cache 1");
+    EXPECT_EQ(p[1].name, "cache 2"); // 64 MiB is not far enough past 32 MiB to be memory
+}
