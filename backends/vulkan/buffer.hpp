@@ -1,0 +1,51 @@
+// A buffer (vrb_buffer): bytes of one memory kind, held as segments of at most the
+// device's segment size, each one VkBuffer bound to its own allocation. Segmenting is
+// what lets a buffer exceed maxMemoryAllocationSize and maxStorageBufferRange.
+#pragma once
+
+#include "handles.hpp"
+#include "memory_kinds.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace vrb::vulkan {
+
+class Device;
+
+// Members are destroyed bottom-up: unmapped, then the buffer, then its memory.
+struct Segment {
+    Owned<VkDeviceMemory> memory;
+    Owned<VkBuffer> buffer;
+    Mapping mapping;           // host-visible kinds only
+    uint64_t bytes = 0;        // the part of the vrb_buffer this segment holds
+    uint64_t buffer_bytes = 0; // the VkBuffer's size: bytes rounded up to whole 16-byte elements
+    uint64_t allocation_bytes = 0;
+};
+
+class Buffer {
+  public:
+    // Throws Failure(VRB_ERROR_OUT_OF_MEMORY) having freed whatever it had allocated.
+    Buffer(Device &device, const MemoryKind &kind, uint64_t bytes);
+    ~Buffer();
+    Buffer(const Buffer &) = delete;
+    Buffer &operator=(const Buffer &) = delete;
+
+    Device &device() const noexcept { return device_; }
+    const MemoryKind &kind() const noexcept { return kind_; }
+    uint64_t size() const noexcept { return bytes_; }
+    uint64_t segment_bytes() const noexcept { return segment_bytes_; }
+    const std::vector<Segment> &segments() const noexcept { return segments_; }
+    bool mapped() const noexcept;
+    bool coherent() const noexcept;
+
+  private:
+    Device &device_;
+    const MemoryKind &kind_;
+    uint64_t bytes_;
+    uint64_t segment_bytes_;
+    uint64_t reserved_ = 0;
+    std::vector<Segment> segments_;
+};
+
+} // namespace vrb::vulkan

@@ -1,0 +1,81 @@
+// Every operation but TRANSFER, as compute dispatches: which shader variant, which
+// descriptor sets (one per piece, each binding a window of one segment per operand),
+// which dispatches with which push constants, and how the answer is read back from
+// the per-workgroup result slots.
+#pragma once
+
+#include "handles.hpp"
+#include "pipelines.hpp"
+#include "push_constants.hpp"
+
+#include <string>
+#include <vector>
+
+namespace vrb::vulkan {
+
+class Device;
+class HostBuffer;
+
+struct OperationAnswer {
+    uint64_t checksum = 0;
+    uint64_t mismatches = 0;
+    uint64_t first_mismatch = 0;
+};
+
+class ComputeOperation {
+  public:
+    // Plans the operation and prepares its pipeline and descriptors. The operation has
+    // been checked against its buffers' sizes. Throws Failure(VRB_ERROR_UNSUPPORTED)
+    // where the device cannot run it.
+    ComputeOperation(Device &device, const vrb_operation &op);
+
+    // One timed run of the operation: `passes` times the whole operation, each pass
+    // after the one before has finished, as kernels follow each other in a stream.
+    void record(VkCommandBuffer commands, uint32_t passes = 1) const;
+
+    // The last run's answer; call after the submission finished. Throws
+    // Failure(VRB_ERROR_INVALID_ARGUMENT) when GATHER or CHASE met an index past the
+    // end of its buffer.
+    OperationAnswer finish() const;
+
+  private:
+    enum class Answer { None, Sum, Check, Gather, Chase };
+
+    struct Dispatch {
+        uint32_t set = 0;
+        uint32_t groups = 1;
+        bool barrier_before = false;
+        PushConstants push;
+    };
+
+    // What one descriptor set binds: up to four windows (storage buffers, or texel
+    // views for texel loads), or the chain's segments.
+    struct SetPlan {
+        std::vector<VkDescriptorBufferInfo> windows; // by binding number; buffer == null: unused
+        std::vector<VkBufferView> views;             // by binding number; null: a storage window
+        bool chain = false;
+    };
+
+    void plan_stream(const vrb_operation &op);
+    void plan_gather_or_chase(const vrb_operation &op);
+    void write_descriptors(HostBuffer &results);
+
+    Device &device_;
+    vrb_op_kind kind_;
+    Answer answer_ = Answer::None;
+    std::string shader_;
+    LayoutKind layout_kind_ = LayoutKind::Stream;
+    uint32_t local_size_ = 1;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    std::vector<SetPlan> set_plans_;
+    std::vector<VkDescriptorBufferInfo> chain_; // the chain's segments, one per slot
+    std::vector<Owned<VkBufferView>> views_;
+    std::vector<Dispatch> dispatches_;
+    uint32_t slots_ = 0;
+    HostBuffer *results_ = nullptr;
+    Owned<VkDescriptorPool> pool_;
+    std::vector<VkDescriptorSet> sets_;
+};
+
+} // namespace vrb::vulkan

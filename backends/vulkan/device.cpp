@@ -1,0 +1,260 @@
+#include "device.hpp"
+
+#include "push_constants.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <thread>
+
+namespace vrb::vulkan {
+
+namespace {
+
+// llvmpipe ends any shader loop after 65535 iterations to survive infinite loops; the
+// backend stays far below that there.
+bool bounded_loops(const PhysicalDevice &d)
+{
+    return d.has_driver && d.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+}
+
+uint32_t default_local_size(const PhysicalDevice &d)
+{
+    const VkPhysicalDeviceLimits &limits = d.properties.limits;
+    uint32_t size = 256;
+    size = std::min(size, limits.maxComputeWorkGroupInvocations);
+    size = std::min(size, limits.maxComputeWorkGroupSize[0]);
+    // The reductions keep 8 bytes per invocation in shared memory.
+    size = std::min<uint32_t>(size, limits.maxComputeSharedMemorySize / 8);
+    return std::bit_floor(std::max(size, 1u));
+}
+
+// What the CPU-tuned shaders need: 64-bit integers, and texel buffers of one, two and
+// four 32-bit lanes, the element widths of the vocabulary.
+bool cpu_tuning_supported(const PhysicalDevice &d)
+{
+    if (!d.features.shaderInt64) return false;
+    for (VkFormat format : {VK_FORMAT_R32_UINT, VK_FORMAT_R32G32_UINT, VK_FORMAT_R32G32B32A32_UINT}) {
+        VkFormatProperties properties;
+        vkGetPhysicalDeviceFormatProperties(d.handle, format, &properties);
+        if (!(properties.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT)) return false;
+    }
+    return true;
+}
+
+// llvmpipe turns every storage-buffer access into a loop over the SIMD lanes, with a
+// bounds check per lane and 32-bit component; its texel fetches are vector gathers.
+// The CPU-tuned shaders are several times faster there. GPUs run storage buffers at
+// full speed, and storage buffers are what GPU programs use, so GPUs keep them.
+bool prefer_cpu_tuning(const PhysicalDevice &d, Tuning requested)
+{
+    if (requested != Tuning::Automatic) return requested == Tuning::Cpu;
+    return d.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && cpu_tuning_supported(d);
+}
+
+} // namespace
+
+Device::Device(Context &context, uint32_t index)
+    : context_(context), options_(read_options()),
+      physical_(query_physical_device(context.physical_device(index), context.api_version()))
+{
+    const VkPhysicalDeviceLimits &limits = physical_.properties.limits;
+    if (physical_.api_version < VK_API_VERSION_1_1)
+        fail(VRB_ERROR_UNSUPPORTED,
+             std::string(physical_.properties.deviceName) + " speaks only Vulkan 1.0; the backend needs 1.1 or newer");
+    queue_plan_ = plan_queues(physical_.queue_families);
+    const Options &options = options_;
+
+    // Queues: one create-info per family the plan uses.
+    const float priorities[2] = {1.0f, 1.0f};
+    std::vector<VkDeviceQueueCreateInfo> queue_infos;
+    for (uint32_t f = 0; f < queue_plan_.queue_counts.size(); ++f) {
+        if (queue_plan_.queue_counts[f] == 0) continue;
+        VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+        q.queueFamilyIndex = f;
+        q.queueCount = queue_plan_.queue_counts[f];
+        q.pQueuePriorities = priorities;
+        queue_infos.push_back(q);
+        sharing_families_.push_back(f);
+    }
+
+    // Features: only what the shaders and the timing need, and only where offered.
+    shape_.cpu_tuned = prefer_cpu_tuning(physical_, options.tuning);
+    if (shape_.cpu_tuned && !cpu_tuning_supported(physical_))
+        fail(VRB_ERROR_UNSUPPORTED, "VRAMBENCH_VULKAN_SHADERS=cpu needs shaderInt64 and uint texel buffers");
+    VkPhysicalDeviceFeatures features{};
+    features.shaderStorageBufferArrayDynamicIndexing = physical_.features.shaderStorageBufferArrayDynamicIndexing;
+    features.shaderInt64 = shape_.cpu_tuned;
+    VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    const bool v12 = physical_.api_version >= VK_API_VERSION_1_2;
+    if (v12) {
+        features12.hostQueryReset = physical_.host_query_reset;
+        features12.shaderStorageBufferArrayNonUniformIndexing = physical_.nonuniform_storage_buffer_indexing;
+        host_query_reset_ = physical_.host_query_reset;
+    }
+    std::vector<const char *> extensions;
+    // A driver layered over another API must be told the application knows it is.
+    if (physical_.has_extension("VK_KHR_portability_subset")) extensions.push_back("VK_KHR_portability_subset");
+
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    info.pNext = v12 ? &features12 : nullptr;
+    info.queueCreateInfoCount = static_cast<uint32_t>(queue_infos.size());
+    info.pQueueCreateInfos = queue_infos.data();
+    info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    info.pEnabledFeatures = &features;
+    VkDevice device = VK_NULL_HANDLE;
+    check(vkCreateDevice(physical_.handle, &info, nullptr, &device), "creating the Vulkan device");
+    device_ = OwnedDevice(device);
+
+    for (uint32_t family : sharing_families_) {
+        VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+        pool_info.queueFamilyIndex = family;
+        VkCommandPool pool = VK_NULL_HANDLE;
+        check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "creating a command pool");
+        command_pools_.emplace(family, Owned<VkCommandPool>(device, pool));
+    }
+
+    // Buffer geometry.
+    shape_.segment_bytes = choose_segment_bytes(limits.maxStorageBufferRange,
+                                                physical_.maintenance3.maxMemoryAllocationSize, options.segment_bytes);
+    shape_.storage_offset_alignment = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, 16);
+    shape_.dispatch.local_size = options.local_size ? std::min(options.local_size, default_local_size(physical_))
+                                                    : default_local_size(physical_);
+    shape_.dispatch.max_groups = std::min<uint32_t>(limits.maxComputeWorkGroupCount[0], 65535);
+    // A CPU implementation runs each workgroup as one task on one of its threads: a few
+    // workgroups per core, each looping over a long block, beat many short ones, whose
+    // start-up cost then dominates (measured on lavapipe: 2.5x).
+    if (physical_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        shape_.dispatch.max_groups =
+            std::min(shape_.dispatch.max_groups, std::max(8u, 8 * std::thread::hardware_concurrency()));
+    if (options.max_groups) shape_.dispatch.max_groups = std::min(shape_.dispatch.max_groups, options.max_groups);
+    shape_.dispatch.max_iterations = bounded_loops(physical_) ? 16384 : (1u << 20);
+    shape_.chase_steps_per_dispatch = bounded_loops(physical_) ? 16384 : (1u << 20);
+    shape_.texel_offset_alignment =
+        std::max<uint64_t>({limits.minTexelBufferOffsetAlignment, limits.minStorageBufferOffsetAlignment, 16});
+    // Texel indices are ints in the shaders.
+    shape_.max_texel_elements = std::min<uint64_t>(limits.maxTexelBufferElements, INT32_MAX);
+    const uint32_t bindings_needed = kChainSegmentSlots + 2;
+    const bool chain_layout = limits.maxPerStageDescriptorStorageBuffers >= bindings_needed &&
+                              limits.maxDescriptorSetStorageBuffers >= bindings_needed;
+    shape_.chain_uniform = chain_layout && features.shaderStorageBufferArrayDynamicIndexing;
+    shape_.chain_nonuniform = chain_layout && features12.shaderStorageBufferArrayNonUniformIndexing;
+
+    // Memory kinds: the types a storage buffer may live in.
+    VkBufferCreateInfo probe_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    probe_info.size = 4096;
+    probe_info.usage = buffer_usage();
+    set_sharing(probe_info, sharing_families_);
+    VkBuffer probe = VK_NULL_HANDLE;
+    check(vkCreateBuffer(device, &probe_info, nullptr, &probe), "creating a probe buffer");
+    const Owned<VkBuffer> owned_probe(device, probe);
+    VkMemoryRequirements requirements;
+    vkGetBufferMemoryRequirements(device, probe, &requirements);
+    kinds_ = derive_memory_kinds(physical_.memory, physical_.properties.deviceType, requirements.memoryTypeBits);
+    heap_used_.assign(physical_.memory.memoryHeapCount, 0);
+
+    pipelines_ = std::make_unique<Pipelines>(device, chain_layout);
+    context.adopt(this);
+}
+
+Device::~Device()
+{
+    // The host's buffers go before the device they live on.
+    buffers_.clear();
+    context_.forget(this);
+}
+
+const MemoryKind &Device::kind(uint32_t index) const
+{
+    if (index >= kinds_.size())
+        fail(VRB_ERROR_INVALID_ARGUMENT,
+             "memory kind " + std::to_string(index) + " is past the last of " + std::to_string(kinds_.size()));
+    return kinds_[index];
+}
+
+VkQueue Device::queue(QueueRef ref) const
+{
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device_.get(), ref.family, ref.index, &queue);
+    return queue;
+}
+
+uint32_t Device::timestamp_bits(uint32_t family) const noexcept
+{
+    if (options_.host_timer) return 0;
+    return family < physical_.queue_families.size() ? physical_.queue_families[family].timestampValidBits : 0;
+}
+
+VkCommandPool Device::command_pool(uint32_t family) const
+{
+    const auto it = command_pools_.find(family);
+    if (it == command_pools_.end())
+        fail(VRB_ERROR_INTERNAL, "no command pool for queue family " + std::to_string(family));
+    return it->second.get();
+}
+
+VkBufferUsageFlags Device::buffer_usage() const noexcept
+{
+    VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (shape_.cpu_tuned) usage |= VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
+    return usage;
+}
+
+HostBuffer &Device::staging()
+{
+    if (!staging_) {
+        const uint64_t bytes = std::min(options_.staging_bytes, shape_.segment_bytes);
+        staging_ = std::make_unique<HostBuffer>(device_.get(), physical_.memory, bytes,
+                                                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                sharing_families_);
+    }
+    return *staging_;
+}
+
+HostBuffer &Device::results(uint64_t bytes)
+{
+    if (!results_ || results_->size() < bytes) {
+        results_.reset();
+        const uint64_t size = std::max<uint64_t>(std::bit_ceil(bytes), 4096);
+        results_ = std::make_unique<HostBuffer>(device_.get(), physical_.memory, size,
+                                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, sharing_families_);
+    }
+    return *results_;
+}
+
+void Device::reserve_heap(uint32_t heap, uint64_t bytes)
+{
+    const uint64_t size = physical_.memory.memoryHeaps[heap].size;
+    if (bytes > size - std::min(size, heap_used_[heap]))
+        fail(VRB_ERROR_OUT_OF_MEMORY, "heap " + std::to_string(heap) + " holds " + std::to_string(size) + " bytes, " +
+                                          std::to_string(heap_used_[heap]) + " of them allocated; " +
+                                          std::to_string(bytes) + " more do not fit");
+    heap_used_[heap] += bytes;
+}
+
+void Device::release_heap(uint32_t heap, uint64_t bytes) noexcept
+{
+    heap_used_[heap] -= std::min(bytes, heap_used_[heap]);
+}
+
+Buffer &Device::allocate_buffer(uint32_t kind_index, uint64_t bytes)
+{
+    auto buffer = std::make_unique<Buffer>(*this, kind(kind_index), bytes);
+    Buffer &result = *buffer;
+    buffers_.emplace(&result, std::move(buffer));
+    return result;
+}
+
+void Device::free_buffer(const Buffer *buffer) noexcept
+{
+    buffers_.erase(buffer);
+}
+
+bool Device::owns(const Buffer *buffer) const noexcept
+{
+    return buffers_.count(buffer) != 0;
+}
+
+} // namespace vrb::vulkan

@@ -1,0 +1,99 @@
+// An opened device (vrb_device): the VkDevice with its queues and command pools, the
+// memory kinds it offers, the limits that shape buffers and dispatches, the pipelines,
+// and the host-visible buffers the backend keeps for staging and results.
+#pragma once
+
+#include "buffer.hpp"
+#include "context.hpp"
+#include "host_buffer.hpp"
+#include "memory_kinds.hpp"
+#include "physical_device.hpp"
+#include "pipelines.hpp"
+#include "queues.hpp"
+#include "splitting.hpp"
+
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace vrb::vulkan {
+
+// Per-device choices derived from limits, driver quirks and options.
+struct DeviceShape {
+    uint64_t segment_bytes = 0;
+    uint64_t storage_offset_alignment = 0;
+    DispatchShape dispatch;
+    uint32_t chase_steps_per_dispatch = 0;
+    bool chain_nonuniform = false; // GATHER may index its segment array per invocation
+    bool chain_uniform = false;    // CHASE may index its segment array at all
+    // The streaming shaders tuned for CPU implementations (shaders/access.glsl): operands
+    // read through uniform texel buffers, results written as 64-bit components.
+    bool cpu_tuned = false;
+    uint64_t texel_offset_alignment = 0;
+    uint64_t max_texel_elements = 0;
+};
+
+class Device {
+  public:
+    Device(Context &context, uint32_t index);
+    ~Device();
+    Device(const Device &) = delete;
+    Device &operator=(const Device &) = delete;
+
+    Context &context() noexcept { return context_; }
+    // Read from the environment when the device was opened.
+    const Options &options() const noexcept { return options_; }
+    const PhysicalDevice &physical() const noexcept { return physical_; }
+    VkDevice handle() const noexcept { return device_.get(); }
+    const DeviceShape &shape() const noexcept { return shape_; }
+    const std::vector<MemoryKind> &kinds() const noexcept { return kinds_; }
+    // Throws Failure(VRB_ERROR_INVALID_ARGUMENT) for an unknown kind.
+    const MemoryKind &kind(uint32_t index) const;
+
+    const QueuePlan &queues() const noexcept { return queue_plan_; }
+    VkQueue queue(QueueRef ref) const;
+    // 0 where the family has no timestamps (or VRAMBENCH_VULKAN_TIMER=host).
+    uint32_t timestamp_bits(uint32_t family) const noexcept;
+    double timestamp_period_ns() const noexcept { return physical_.properties.limits.timestampPeriod; }
+    bool host_query_reset() const noexcept { return host_query_reset_; }
+    VkCommandPool command_pool(uint32_t family) const;
+    const std::vector<uint32_t> &sharing_families() const noexcept { return sharing_families_; }
+    VkBufferUsageFlags buffer_usage() const noexcept;
+
+    Pipelines &pipelines() noexcept { return *pipelines_; }
+    HostBuffer &staging();
+    // A results buffer of at least `bytes`, reused between runs.
+    HostBuffer &results(uint64_t bytes);
+
+    // Heap accounting: an allocation that would overfill its heap is refused before
+    // the driver is asked, since some drivers would rather page than fail.
+    void reserve_heap(uint32_t heap, uint64_t bytes);
+    void release_heap(uint32_t heap, uint64_t bytes) noexcept;
+
+    // Buffers belong to their device: closing it frees those the host left, and an
+    // operation cannot name another device's buffer.
+    Buffer &allocate_buffer(uint32_t kind, uint64_t bytes);
+    void free_buffer(const Buffer *buffer) noexcept;
+    bool owns(const Buffer *buffer) const noexcept;
+
+  private:
+    Context &context_;
+    Options options_;
+    PhysicalDevice physical_;
+    QueuePlan queue_plan_;
+    std::vector<uint32_t> sharing_families_;
+    bool host_query_reset_ = false;
+    DeviceShape shape_;
+    std::vector<uint64_t> heap_used_;
+    // Destroyed in reverse: everything below before the VkDevice.
+    OwnedDevice device_;
+    std::map<uint32_t, Owned<VkCommandPool>> command_pools_;
+    std::vector<MemoryKind> kinds_;
+    std::unique_ptr<Pipelines> pipelines_;
+    std::unique_ptr<HostBuffer> staging_;
+    std::unique_ptr<HostBuffer> results_;
+    std::unordered_map<const Buffer *, std::unique_ptr<Buffer>> buffers_;
+};
+
+} // namespace vrb::vulkan

@@ -1,0 +1,31 @@
+#version 450
+// CHASE: one invocation follows j = src1[j] from j = 0, each load depending on the one
+// before, so the time per step is the memory's latency. A long chain runs as several
+// dispatches (drivers bound the length of one loop and of one dispatch); the position
+// is handed over in the result slot. Only an index about to be followed must lie
+// inside the buffer; the final one is the answer, whatever it is.
+#define WIDTH 1
+#include "common.glsl"
+#include "chain.glsl"
+
+layout(std430, binding = 1) buffer Results { uvec4 results[]; };
+
+void main()
+{
+    uint j = 0u;
+    uint fault = 0u;
+    if ((pc.flags & 1u) == 0u) {
+        uvec4 state = results[pc.slot];
+        j = state.x;
+        fault = state.y;
+    }
+    for (uint s = 0u; s < pc.count && fault == 0u; ++s) {
+        uvec2 p = add64(pc.chain_base, j);
+        if (!less64(p, pc.chain_limit)) {
+            fault = 1u;
+            break;
+        }
+        j = chain_load(p);
+    }
+    results[pc.slot] = uvec4(j, fault, 0u, 0u);
+}

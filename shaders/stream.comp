@@ -1,0 +1,31 @@
+#version 450
+// Element-wise stream operations, one variant per operation and WIDTH:
+//   OP_COPY   dst = src1
+//   OP_SCALE  dst = scalar * src1
+//   OP_ADD    dst = src1 + src2
+//   OP_TRIAD  dst = src1 + scalar * src2
+// Lanes are uint, so arithmetic wraps modulo 2^32 as the ABI defines.
+#include "common.glsl"
+
+#define USES_DST
+#if defined(OP_ADD) || defined(OP_TRIAD)
+#define USES_SRC2
+#endif
+#include "access.glsl"
+
+void main()
+{
+    FOR_EACH_ELEMENT(i) {
+#if defined(OP_COPY)
+        store_dst(pc.dst_base + i, LOAD_SRC1(pc.src1_base + i));
+#elif defined(OP_SCALE)
+        store_dst(pc.dst_base + i, pc.scalar * LOAD_SRC1(pc.src1_base + i));
+#elif defined(OP_ADD)
+        store_dst(pc.dst_base + i, LOAD_SRC1(pc.src1_base + i) + LOAD_SRC2(pc.src2_base + i));
+#elif defined(OP_TRIAD)
+        store_dst(pc.dst_base + i, LOAD_SRC1(pc.src1_base + i) + pc.scalar * LOAD_SRC2(pc.src2_base + i));
+#else
+#error no stream operation selected
+#endif
+    }
+}

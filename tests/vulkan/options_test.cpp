@@ -1,0 +1,52 @@
+// Environment settings are read strictly: a malformed value is an error, not a default.
+#include "options.hpp"
+
+#include <vrambench/plugin_support.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace vrb::vulkan {
+namespace {
+
+class OptionsFromEnvironment : public ::testing::Test {
+  protected:
+    void TearDown() override
+    {
+        for (const char *name : {"VRAMBENCH_VULKAN_SEGMENT_BYTES", "VRAMBENCH_VULKAN_STAGING",
+                                 "VRAMBENCH_VULKAN_STAGING_BYTES", "VRAMBENCH_VULKAN_LOCAL_SIZE"})
+            unsetenv(name);
+    }
+};
+
+TEST_F(OptionsFromEnvironment, are_read_when_well_formed)
+{
+    setenv("VRAMBENCH_VULKAN_SEGMENT_BYTES", "65536", 1);
+    setenv("VRAMBENCH_VULKAN_STAGING", "always", 1);
+    setenv("VRAMBENCH_VULKAN_STAGING_BYTES", "12288", 1);
+    const Options o = read_options();
+    EXPECT_EQ(o.segment_bytes, 65536u);
+    EXPECT_TRUE(o.always_stage);
+    EXPECT_EQ(o.staging_bytes, 12288u);
+}
+
+TEST_F(OptionsFromEnvironment, refuse_a_segment_size_that_is_not_a_power_of_two)
+{
+    setenv("VRAMBENCH_VULKAN_SEGMENT_BYTES", "65537", 1);
+    EXPECT_THROW(read_options(), plugin::Failure);
+    setenv("VRAMBENCH_VULKAN_SEGMENT_BYTES", "64k", 1);
+    EXPECT_THROW(read_options(), plugin::Failure);
+}
+
+TEST_F(OptionsFromEnvironment, refuse_an_unknown_staging_mode_and_a_huge_workgroup)
+{
+    setenv("VRAMBENCH_VULKAN_STAGING", "sometimes", 1);
+    EXPECT_THROW(read_options(), plugin::Failure);
+    unsetenv("VRAMBENCH_VULKAN_STAGING");
+    setenv("VRAMBENCH_VULKAN_LOCAL_SIZE", "2048", 1);
+    EXPECT_THROW(read_options(), plugin::Failure);
+}
+
+} // namespace
+} // namespace vrb::vulkan

@@ -1,0 +1,71 @@
+// Queue choice on the queue-family layouts of real devices.
+#include "queues.hpp"
+
+#include <vrambench/plugin_support.hpp>
+
+#include <gtest/gtest.h>
+
+namespace vrb::vulkan {
+namespace {
+
+VkQueueFamilyProperties family(VkQueueFlags flags, uint32_t count, uint32_t bits = 64)
+{
+    VkQueueFamilyProperties f{};
+    f.queueFlags = flags;
+    f.queueCount = count;
+    f.timestampValidBits = bits;
+    return f;
+}
+
+constexpr VkQueueFlags G = VK_QUEUE_GRAPHICS_BIT, C = VK_QUEUE_COMPUTE_BIT, T = VK_QUEUE_TRANSFER_BIT;
+
+TEST(Queues, of_a_device_with_one_queue_share_it_for_everything)
+{
+    const QueuePlan plan = plan_queues({family(G | C | T, 1)}); // lavapipe
+    EXPECT_EQ(plan.compute.family, 0u);
+    EXPECT_EQ(plan.transfer.family, 0u);
+    EXPECT_FALSE(plan.dedicated_transfer);
+    EXPECT_FALSE(plan.two_transfer_queues);
+    EXPECT_EQ(plan.queue_counts, std::vector<uint32_t>{1});
+}
+
+TEST(Queues, use_the_copy_engine_and_two_of_its_queues_when_there_are_two)
+{
+    const QueuePlan plan = plan_queues({family(G | C | T, 16), family(T, 2), family(C | T, 8)}); // NVIDIA-like
+    EXPECT_EQ(plan.compute.family, 0u);
+    EXPECT_TRUE(plan.dedicated_transfer);
+    EXPECT_EQ(plan.transfer.family, 1u);
+    EXPECT_TRUE(plan.two_transfer_queues);
+    EXPECT_EQ(plan.second_transfer.family, 1u);
+    EXPECT_EQ(plan.second_transfer.index, 1u);
+    EXPECT_EQ(plan.queue_counts, (std::vector<uint32_t>{1, 2, 0}));
+}
+
+TEST(Queues, pair_a_single_copy_engine_with_the_compute_queue)
+{
+    const QueuePlan plan = plan_queues({family(G | C | T, 1), family(C | T, 4), family(T, 1)}); // AMD-like
+    EXPECT_EQ(plan.transfer.family, 2u);
+    EXPECT_TRUE(plan.two_transfer_queues);
+    EXPECT_EQ(plan.second_transfer.family, plan.compute.family);
+}
+
+TEST(Queues, skip_a_copy_engine_that_cannot_time_its_work)
+{
+    const QueuePlan plan = plan_queues({family(G | C | T, 1), family(T, 2, 0)});
+    EXPECT_FALSE(plan.dedicated_transfer);
+    EXPECT_EQ(plan.transfer.family, 0u);
+}
+
+TEST(Queues, prefer_a_compute_family_with_timestamps)
+{
+    const QueuePlan plan = plan_queues({family(G | C | T, 1, 0), family(C | T, 2)});
+    EXPECT_EQ(plan.compute.family, 1u);
+}
+
+TEST(Queues, refuse_a_device_that_cannot_compute)
+{
+    EXPECT_THROW(plan_queues({family(G | T, 1)}), plugin::Failure);
+}
+
+} // namespace
+} // namespace vrb::vulkan
