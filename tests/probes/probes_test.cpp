@@ -95,6 +95,9 @@ INSTANTIATE_TEST_SUITE_P(EveryCurveAndPatternProbe, HostProbes,
 
 TEST_F(HostProbes, SweepFindsCachePlateausNearTheCacheSizesTheOsReports)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
+#endif
     // Past the caches this machine's cores really reach; the best run of each point,
     // so a busy machine's stalls do not make steps.
     auto options = quick(256 << 20);
@@ -125,6 +128,9 @@ TEST_F(HostProbes, SweepFindsCachePlateausNearTheCacheSizesTheOsReports)
 
 TEST_F(HostProbes, ChaseFindsMemoryLatencyAtLeastFiveTimesL1Latency)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
+#endif
     auto options = quick(64 << 20);
     options.estimator = vrb::Estimator::min;
     options.repetitions = 20; // a run descheduled by the machine's other work is not the minimum
@@ -143,6 +149,9 @@ TEST_F(HostProbes, ChaseFindsMemoryLatencyAtLeastFiveTimesL1Latency)
 
 TEST_F(HostProbes, StrideOneReadsFasterThanStrideSixtyFour)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
+#endif
     auto options = quick(256 << 20); // a 64 MiB buffer: past the caches
     options.estimator = vrb::Estimator::max;
     const auto results = run("pattern.stride", options);
