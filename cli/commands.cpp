@@ -104,45 +104,9 @@ DiscoveryOptions discovery_options(const Options &o)
     return d;
 }
 
-std::string heading(const nlohmann::json &d)
-{
-    std::string line = fmt::format("{}: {} ({}", d["id"].get<std::string>(), d.value("name", "?"), d.value("api", "?"));
-    if (d.value("total_memory_bytes", nlohmann::json()).is_number())
-        line += ", " + format_size(d["total_memory_bytes"].get<uint64_t>());
-    if (d.value("peak_bandwidth_gbps", nlohmann::json()).is_number())
-        line += fmt::format(", peak {:.1f} GB/s", d["peak_bandwidth_gbps"].get<double>());
-    return line + ")\n";
-}
-
 int cmd_list(const Options &o)
 {
-    const nlohmann::json backends = describe_backends_in_workers(discovery_options(o), o.timeout);
-    std::string out;
-    if (backends.empty())
-        out += "no backend modules found (searched next to the executable and VRAMBENCH_PLUGIN_PATH)\n";
-    for (const auto &b : backends) {
-        const std::string name = b["name"], state = b["state"];
-        if (state != "available") {
-            out += fmt::format("{:<8} {}: {}\n", name, state,
-                               b["reason"].is_string() ? b["reason"].get<std::string>() : "");
-            continue;
-        }
-        const auto &devices = b["devices"];
-        out += fmt::format("{:<8} {} device{} ({})\n", name, devices.size(), devices.size() == 1 ? "" : "s",
-                           b["file"].get<std::string>());
-        for (const auto &d : devices) {
-            if (d.contains("error")) {
-                out += fmt::format("  {}: cannot be opened: {}\n", d["id"].get<std::string>(),
-                                   d["error"].get<std::string>());
-                continue;
-            }
-            out += "  " + heading(d);
-            for (const auto &k : d["memory_kinds"])
-                out += fmt::format("      memory kind {}: {} [{}]\n", k["index"].dump(), k["name"].get<std::string>(),
-                                   fmt::join(k["flags"].get<std::vector<std::string>>(), ","));
-        }
-    }
-    write_stdout(out);
+    write_stdout(describe_backends(describe_backends_in_workers(discovery_options(o), o.timeout)));
     return 0;
 }
 
@@ -233,7 +197,7 @@ int cmd_run(const Options &o, int argc, char **argv)
     observer.device_json = [&](const nlohmann::json &d) {
         if (!table) return;
         progress.clear();
-        write_stdout((header_shown ? "\n" : "") + heading(d) + table_header());
+        write_stdout((header_shown ? "\n" : "") + device_heading(d) + table_header());
         header_shown = true;
     };
     observer.result = [&](const ProbeResult &r) {

@@ -107,12 +107,44 @@ std::string table_row(const ProbeResult &r)
     return row;
 }
 
-std::string device_heading(const DeviceRecord &d)
+std::string device_heading(const nlohmann::json &d)
 {
-    std::string line = fmt::format("{}: {} ({}", d.id, d.info.name, d.info.api);
-    if (d.info.known & VRB_KNOWN_TOTAL_MEMORY) line += ", " + format_size(d.info.total_memory_bytes);
-    if (const auto peak = d.peak_gb_per_s()) line += fmt::format(", peak {:.1f} GB/s", *peak);
+    std::string line = fmt::format("{}: {} ({}", d["id"].get<std::string>(), d.value("name", "?"), d.value("api", "?"));
+    if (d.value("total_memory_bytes", nlohmann::json()).is_number())
+        line += ", " + format_size(d["total_memory_bytes"].get<uint64_t>());
+    if (d.value("peak_bandwidth_gbps", nlohmann::json()).is_number())
+        line += fmt::format(", peak {:.1f} GB/s", d["peak_bandwidth_gbps"].get<double>());
     return line + ")\n";
+}
+
+std::string describe_backends(const nlohmann::json &backends)
+{
+    std::string out;
+    if (backends.empty())
+        out += "no backend modules found (searched next to the executable and VRAMBENCH_PLUGIN_PATH)\n";
+    for (const auto &b : backends) {
+        const std::string name = b["name"], state = b["state"];
+        if (state != "available") {
+            out += fmt::format("{:<8} {}: {}\n", name, state,
+                               b["reason"].is_string() ? b["reason"].get<std::string>() : "");
+            continue;
+        }
+        const auto &devices = b["devices"];
+        out += fmt::format("{:<8} {} device{} ({})\n", name, devices.size(), devices.size() == 1 ? "" : "s",
+                           b["file"].get<std::string>());
+        for (const auto &d : devices) {
+            if (d.contains("error")) {
+                out += fmt::format("  {}: cannot be opened: {}\n", d["id"].get<std::string>(),
+                                   d["error"].get<std::string>());
+                continue;
+            }
+            out += "  " + device_heading(d);
+            for (const auto &k : d["memory_kinds"])
+                out += fmt::format("      memory kind {}: {} [{}]\n", k["index"].dump(), k["name"].get<std::string>(),
+                                   fmt::join(k["flags"].get<std::vector<std::string>>(), ","));
+        }
+    }
+    return out;
 }
 
 std::string csv_header()
@@ -139,40 +171,6 @@ std::string csv_rows(const nlohmann::json &doc)
                            s.is_null() ? "" : field(s["median"]), s.is_null() ? "" : field(s["max"]),
                            s.is_null() ? "" : field(s["cv"]), field(r.value("efficiency", nlohmann::json())),
                            field(r["verification"]["status"]), field(r["status"]), field(r["error"]));
-    }
-    return out;
-}
-
-std::string describe_backends(const std::vector<BackendEntry> &entries)
-{
-    std::string out;
-    if (entries.empty())
-        out += "no backend modules found (searched next to the executable and VRAMBENCH_PLUGIN_PATH)\n";
-    for (const auto &e : entries) {
-        if (e.state != BackendEntry::State::available) {
-            out += fmt::format("{:<8} {}: {}\n", e.name, to_string(e.state), e.reason);
-            continue;
-        }
-        uint32_t count = 0;
-        try {
-            count = e.backend->device_count();
-        } catch (const Error &error) {
-            out += fmt::format("{:<8} failed to count devices: {}\n", e.name, error.what());
-            continue;
-        }
-        out += fmt::format("{:<8} {} device{} ({})\n", e.name, count, count == 1 ? "" : "s", e.file.string());
-        for (uint32_t i = 0; i < count; ++i) {
-            try {
-                auto device = e.backend->open(i);
-                const DeviceRecord d = describe_device(*e.backend, device.get(), i);
-                out += "  " + device_heading(d);
-                for (std::size_t k = 0; k < d.kinds.size(); ++k)
-                    out += fmt::format("      memory kind {}: {} [{}]\n", k, d.kinds[k].name,
-                                       memory_flags_text(d.kinds[k].flags));
-            } catch (const Error &error) {
-                out += fmt::format("  {}:{}: cannot be opened: {}\n", e.name, i, error.what());
-            }
-        }
     }
     return out;
 }

@@ -15,13 +15,15 @@ namespace vrb {
 // of its points, each marked with its plateau, and the plateaus found.
 std::string table_header();
 std::string table_row(const ProbeResult &result);
-std::string device_heading(const DeviceRecord &device);
+// "vulkan:0: llvmpipe (Vulkan, 2 GiB, peak ...)" from a device as the result set records it.
+std::string device_heading(const nlohmann::json &device);
 
 std::string csv_header();
 std::string csv_rows(const nlohmann::json &document); // every result of a result set
 
 // `vrambench list` and `vrambench info`.
-std::string describe_backends(const std::vector<BackendEntry> &entries);
+// `vrambench list`: backends as describe_backends_in_workers() reports them.
+std::string describe_backends(const nlohmann::json &backends);
 std::string describe_device_text(const nlohmann::json &device);
 
 } // namespace vrb
