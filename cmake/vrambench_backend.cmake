@@ -15,8 +15,11 @@ function(vrambench_add_backend name)
     C_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
   # A module must carry everything it needs: an unresolved symbol is a link error
-  # here, not a dlopen failure on a user's machine.
-  target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  # here, not a dlopen failure on a user's machine. Sanitized builds are the exception:
+  # clang's runtime lives in the executable that loads the module.
+  if(NOT VRAMBENCH_SANITIZE)
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
   set_property(GLOBAL APPEND PROPERTY VRAMBENCH_BUILT_BACKENDS ${name})
 endfunction()
 

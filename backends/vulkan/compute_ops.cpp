@@ -50,8 +50,7 @@ void compute_barrier(VkCommandBuffer commands)
 
 } // namespace
 
-ComputeOperation::ComputeOperation(Device &device, const vrb_operation &op)
-    : device_(device), kind_(static_cast<vrb_op_kind>(op.kind))
+ComputeOperation::ComputeOperation(Device &device, const vrb_operation &op) : device_(device), kind_(op.kind)
 {
     if (kind_ == VRB_OP_GATHER || kind_ == VRB_OP_CHASE)
         plan_gather_or_chase(op);

@@ -61,7 +61,7 @@ class ComputeOperation {
     void write_descriptors(HostBuffer &results);
 
     Device &device_;
-    vrb_op_kind kind_;
+    uint32_t kind_; // vrb_op_kind as it came over the ABI: it may be one this backend does not know
     Answer answer_ = Answer::None;
     std::string shader_;
     LayoutKind layout_kind_ = LayoutKind::Stream;

@@ -32,16 +32,16 @@ constexpr Row rows[] = {
     {VRB_OP_CHECK, "check", 1, 0, "count x element_bytes read"},
 };
 
-const Row &row(vrb_op_kind kind)
+const Row &row(uint32_t kind)
 {
     for (const Row &r : rows)
         if (r.kind == kind) return r;
-    throw std::invalid_argument("unknown operation kind " + std::to_string(static_cast<int>(kind)));
+    throw std::invalid_argument("unknown operation kind " + std::to_string(kind));
 }
 
 } // namespace
 
-Traffic bytes_moved(vrb_op_kind kind, uint32_t element_bytes, uint64_t count)
+Traffic bytes_moved(uint32_t kind, uint32_t element_bytes, uint64_t count)
 {
     const Row &r = row(kind);
     Traffic t;
@@ -56,11 +56,11 @@ Traffic bytes_moved(vrb_op_kind kind, uint32_t element_bytes, uint64_t count)
     return t;
 }
 
-std::string_view counting_rule(vrb_op_kind kind)
+std::string_view counting_rule(uint32_t kind)
 {
     return row(kind).rule;
 }
-std::string_view op_name(vrb_op_kind kind)
+std::string_view op_name(uint32_t kind)
 {
     return row(kind).name;
 }

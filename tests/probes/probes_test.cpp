@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(EveryCurveAndPatternProbe, HostProbes,
 
 TEST_F(HostProbes, SweepFindsCachePlateausNearTheCacheSizesTheOsReports)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VRAMBENCH_SANITIZED)
     GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
 #endif
     // Past the caches this machine's cores really reach; the best run of each point,
@@ -128,7 +128,7 @@ TEST_F(HostProbes, SweepFindsCachePlateausNearTheCacheSizesTheOsReports)
 
 TEST_F(HostProbes, ChaseFindsMemoryLatencyAtLeastFiveTimesL1Latency)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VRAMBENCH_SANITIZED)
     GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
 #endif
     auto options = quick(64 << 20);
@@ -149,7 +149,7 @@ TEST_F(HostProbes, ChaseFindsMemoryLatencyAtLeastFiveTimesL1Latency)
 
 TEST_F(HostProbes, StrideOneReadsFasterThanStrideSixtyFour)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(VRAMBENCH_SANITIZED)
     GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
 #endif
     auto options = quick(256 << 20); // a 64 MiB buffer: past the caches

@@ -30,9 +30,9 @@ TEST(Traffic, CountsBuffersPastFourGibibytesWithoutOverflow)
 
 TEST(Traffic, NamesEveryOperationAndItsRule)
 {
-    for (int k = VRB_OP_READ; k <= VRB_OP_CHECK; ++k) {
-        EXPECT_FALSE(vrb::op_name(static_cast<vrb_op_kind>(k)).empty());
-        EXPECT_FALSE(vrb::counting_rule(static_cast<vrb_op_kind>(k)).empty());
+    for (uint32_t k = VRB_OP_READ; k <= VRB_OP_CHECK; ++k) {
+        EXPECT_FALSE(vrb::op_name(k).empty());
+        EXPECT_FALSE(vrb::counting_rule(k).empty());
     }
-    EXPECT_THROW(vrb::op_name(static_cast<vrb_op_kind>(99)), std::invalid_argument);
+    EXPECT_THROW(vrb::op_name(99u), std::invalid_argument);
 }

@@ -114,7 +114,7 @@ void download(vrb_buffer *buffer, uint64_t offset, void *data, uint64_t bytes)
     if (status != VRB_OK) ADD_FAILURE() << "buffer_download: " << why(status);
 }
 
-vrb_operation operation(vrb_op_kind kind, uint32_t element_bytes, uint64_t count)
+vrb_operation operation(uint32_t kind, uint32_t element_bytes, uint64_t count)
 {
     vrb_operation op{};
     op.struct_size = sizeof op;

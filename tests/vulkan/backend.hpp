@@ -57,7 +57,7 @@ template <typename T> std::vector<T> download(vrb_buffer *buffer, uint64_t offse
     return data;
 }
 
-vrb_operation operation(vrb_op_kind kind, uint32_t element_bytes, uint64_t count);
+vrb_operation operation(uint32_t kind, uint32_t element_bytes, uint64_t count);
 
 struct RunResult {
     vrb_op_output output{};

@@ -75,7 +75,7 @@ TEST_F(BadInput, a_missing_operand_an_unaligned_offset_and_zero_repetitions_are_
 
 TEST_F(BadInput, an_unknown_operation_or_pattern_is_refused)
 {
-    vrb_operation op = operation(static_cast<vrb_op_kind>(99), 4, 1);
+    vrb_operation op = operation(99u, 4, 1);
     op.src1 = {buffer.get(), 0};
     expect_refused(try_run(device, op), VRB_ERROR_UNSUPPORTED, "99");
     vrb_operation fill = operation(VRB_OP_FILL, 4, 1);

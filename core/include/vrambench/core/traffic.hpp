@@ -21,12 +21,12 @@ struct Traffic {
 
 // Per element of element_bytes; for TRANSFER, count is in bytes and each direction
 // counts once (bytes read from the source are not counted again as written).
-Traffic bytes_moved(vrb_op_kind kind, uint32_t element_bytes, uint64_t count);
+Traffic bytes_moved(uint32_t kind, uint32_t element_bytes, uint64_t count);
 
 // The rule as prose, stored with every result ("2 x count x element_bytes: ...").
-std::string_view counting_rule(vrb_op_kind kind);
+std::string_view counting_rule(uint32_t kind);
 
-std::string_view op_name(vrb_op_kind kind);
+std::string_view op_name(uint32_t kind);
 
 // GB/s = 1e9 bytes per second, everywhere.
 inline constexpr double bytes_per_gb = 1e9;
