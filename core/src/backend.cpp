@@ -182,6 +182,11 @@ Device::Device(std::shared_ptr<const Backend> backend, vrb_device *handle, uint3
 {
 }
 
+vrb_device_info Device::describe() const
+{
+    return backend_->describe(index_);
+}
+
 Device::~Device()
 {
     if (handle_) module_->table().device_close(handle_);

@@ -1,6 +1,7 @@
-// capacity.report: total and free memory as the API reports them, device-wide and per
-// heap. Nothing is measured here: these are the figures the other capacity probes are
-// set against.
+// capacity.report: total and free memory as the API reports them when the probe runs,
+// device-wide and per heap. Nothing is measured here: these are the figures the other
+// capacity probes are set against. The device record keeps the figures from when the
+// device was opened; free memory may have moved since.
 #include "capacity_probes.hpp"
 
 #include <vrambench/core/measure.hpp>
@@ -22,7 +23,7 @@ class CapacityReportProbe final : public Probe {
 
     void run(ProbeContext &ctx) const override
     {
-        const vrb_device_info &info = ctx.record.info;
+        const vrb_device_info info = ctx.device.describe();
         figure(ctx, "total", nlohmann::json::object(), (info.known & VRB_KNOWN_TOTAL_MEMORY) != 0,
                info.total_memory_bytes, "total memory");
         figure(ctx, "free", nlohmann::json::object(), (info.known & VRB_KNOWN_FREE_MEMORY) != 0, info.free_memory_bytes,

@@ -219,6 +219,11 @@ typedef struct vrb_memory_kind_info {
  * and are multiples of element_bytes (4 for CHASE and GATHER's index). Every run of an
  * operation computes the same result, so repeating it changes nothing.
  *
+ * GATHER's indices and CHASE's chain address src1 from its offset, as far as src1's
+ * buffer goes: an index at or past the elements that buffer holds after the offset is
+ * never followed; the module answers VRB_ERROR_INVALID_ARGUMENT naming the index. CHASE
+ * always reads 4-byte indices; its element_bytes is checked but otherwise unused.
+ *
  * Passes: one timed run may do the whole operation `passes` times back to back (0 and
  * 1 both mean once), so a working set that fits in a cache is timed over many passes
  * instead of over one dispatch's overhead, as STREAM and likwid-bench do. A module

@@ -191,10 +191,20 @@ template <typename SizeOf> void check_operation(const vrb_operation &op, SizeOf 
     check(op.src1, spans.src1, "src1");
     check(op.src2, spans.src2, "src2");
     check(op.dst2, spans.dst2, "dst2");
-    if ((op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE) && !op.src1.buffer)
-        fail(VRB_ERROR_INVALID_ARGUMENT, "operand src1 is missing");
-    if (op.kind == VRB_OP_CHASE && op.src1.offset % 4 != 0)
-        fail(VRB_ERROR_INVALID_ARGUMENT, "chase offset must be a multiple of 4");
+    if (op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE) {
+        // How far src1 reaches depends on the indices, which only the module sees; here
+        // the first element at least must lie inside the buffer.
+        if (!op.src1.buffer) fail(VRB_ERROR_INVALID_ARGUMENT, "operand src1 is missing");
+        const uint64_t unit = op.kind == VRB_OP_CHASE ? 4 : op.element_bytes;
+        if (op.src1.offset % unit != 0)
+            fail(VRB_ERROR_INVALID_ARGUMENT, "operand src1 offset " + std::to_string(op.src1.offset) +
+                                                 " is not a multiple of " + std::to_string(unit));
+        const uint64_t size = size_of(op.src1.buffer);
+        if (op.count > 0 && (op.src1.offset > size || size - op.src1.offset < unit))
+            fail(VRB_ERROR_INVALID_ARGUMENT, "operand src1 offset " + std::to_string(op.src1.offset) +
+                                                 " leaves no element in its buffer of " + std::to_string(size) +
+                                                 " bytes");
+    }
 }
 
 } // namespace vrb::plugin

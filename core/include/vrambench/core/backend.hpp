@@ -80,6 +80,8 @@ class Device {
     Device &operator=(const Device &) = delete;
 
     uint32_t index() const { return index_; }
+    // The description as the API gives it now: free memory moves while a run goes on.
+    vrb_device_info describe() const;
     std::vector<vrb_memory_kind_info> memory_kinds() const;
     // The first kind with all of `flags`, or throws RunError naming the wanted flags.
     uint32_t find_kind(uint32_t flags) const;
