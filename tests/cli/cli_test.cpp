@@ -58,6 +58,15 @@ TEST(Cli, ListsAnUnavailableBackendWithWhyAndStillSucceeds)
     EXPECT_NE(r.out.find("mock     unavailable: mock driver is not installed"), std::string::npos) << r.out;
 }
 
+TEST(Cli, ListsTheBackendTemplateOnlyWhenItsModuleIsNamed)
+{
+    const auto named = vrambench({"list", "--plugin", VRAMBENCH_TEMPLATE_MODULE});
+    EXPECT_EQ(named.exit_code, 0) << named.err;
+    EXPECT_NE(named.out.find("template:0"), std::string::npos) << named.out;
+    const auto plain = vrambench({"list"});
+    EXPECT_EQ(plain.out.find("template"), std::string::npos) << plain.out;
+}
+
 TEST(Cli, ListsAModuleOfAnotherAbiAsFailedNamingBothVersions)
 {
     const auto r = vrambench({"list", "--plugin", MOCK_WRONG_MAJOR_PATH});

@@ -1,6 +1,11 @@
 // Every built backend, every operation of the vocabulary, every element width and
 // memory kind, checked lane by lane against arithmetic done here on the host.
 // A backend whose runtime or device is missing is skipped with its reason.
+//
+// The modules checked: every vrambench-*.so where the CLI finds backends, the backend
+// template (plugins/template, built beside the tests and never installed), and each
+// file named in VRAMBENCH_CONFORMANCE_MODULES (':'-separated), so a vendor points this
+// same binary at a module built anywhere (docs/plugin-guide.md).
 #include <vrambench/core/backend.hpp>
 #include <vrambench/core/registry.hpp>
 #include <vrambench/pattern.h>
@@ -8,11 +13,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <numeric>
 #include <random>
+#include <set>
 #include <span>
+#include <string_view>
 #include <vector>
 
 using namespace vrb;
@@ -25,25 +33,77 @@ struct Target {
     uint32_t device;
 };
 
-// Every available backend's every device, found once.
-const std::vector<Target> &targets()
+// A module named explicitly (the template, or a vendor's through the environment).
+// Failing to load is a test failure for every module; only a required one must also be
+// available: a vendor's module on a machine without its GPU is skipped with the reason.
+struct NamedModule {
+    std::filesystem::path file;
+    bool required;
+};
+
+std::vector<NamedModule> named_modules()
 {
-    static const std::vector<Target> list = [] {
-        std::vector<Target> found;
+    std::vector<NamedModule> named;
+#ifdef VRAMBENCH_TEMPLATE_MODULE
+    named.push_back({VRAMBENCH_TEMPLATE_MODULE, true});
+#endif
+    if (const char *env = std::getenv("VRAMBENCH_CONFORMANCE_MODULES")) {
+        std::string_view rest = env;
+        while (!rest.empty()) {
+            const auto colon = rest.find(':');
+            const auto part = rest.substr(0, colon);
+            if (!part.empty()) named.push_back({std::string(part), false});
+            if (colon == std::string_view::npos) break;
+            rest.remove_prefix(colon + 1);
+        }
+    }
+    return named;
+}
+
+struct Discovery {
+    std::vector<Target> targets;
+    std::vector<std::string> problems; // modules that did not load, or required ones unavailable
+};
+
+// Every available backend's every device, found once; each module file opened once.
+const Discovery &discovery()
+{
+    static const Discovery found = [] {
+        Discovery d;
+        std::set<std::filesystem::path> seen;
+        auto add = [&](const std::filesystem::path &file, bool required) {
+            std::error_code error;
+            const auto canonical = std::filesystem::weakly_canonical(file, error);
+            if (!seen.insert(error ? file : canonical).second) return;
+            BackendEntry entry = open_backend(file);
+            const bool failed = entry.state == BackendEntry::State::failed;
+            if (entry.state != BackendEntry::State::available) {
+                std::printf("[ skipped  ] backend %s: %s\n", entry.name.c_str(), entry.reason.c_str());
+                // A module that does not load at all is broken wherever it was found; an
+                // unavailable one is only wrong when it was required. A load failure's
+                // reason names the file already; an unavailable one's does not.
+                if (failed) d.problems.push_back(entry.reason);
+                if (required && !failed) d.problems.push_back(file.string() + " is unavailable: " + entry.reason);
+                return;
+            }
+            for (uint32_t i = 0; i < entry.backend->device_count(); ++i)
+                d.targets.push_back({entry.name + ":" + std::to_string(i), entry.backend, i});
+        };
         for (const auto &item : std::filesystem::directory_iterator(VRAMBENCH_MODULE_DIR)) {
             const std::string file = item.path().filename().string();
             if (file.rfind("vrambench-", 0) != 0 || item.path().extension() != ".so") continue;
-            BackendEntry entry = open_backend(item.path());
-            if (entry.state != BackendEntry::State::available) {
-                std::printf("[ skipped  ] backend %s: %s\n", entry.name.c_str(), entry.reason.c_str());
-                continue;
-            }
-            for (uint32_t d = 0; d < entry.backend->device_count(); ++d)
-                found.push_back({entry.name + ":" + std::to_string(d), entry.backend, d});
+            add(item.path(), false);
         }
-        return found;
+        for (const NamedModule &m : named_modules())
+            add(m.file, m.required);
+        return d;
     }();
-    return list;
+    return found;
+}
+
+const std::vector<Target> &targets()
+{
+    return discovery().targets;
 }
 
 std::vector<uint32_t> random_lanes(uint64_t n, uint32_t seed)
@@ -361,4 +421,79 @@ TEST(Conformance, EveryDeviceDescribesItselfAndItsMemoryKinds)
         for (const auto &k : kinds)
             EXPECT_GT(std::strlen(k.name), 0u) << t.name;
     }
+}
+
+TEST(Conformance, EveryModuleNamedForTheKitLoadsAndTheTemplateRuns)
+{
+    for (const std::string &problem : discovery().problems)
+        ADD_FAILURE() << problem;
+#ifdef VRAMBENCH_TEMPLATE_MODULE
+    const bool template_found =
+        std::any_of(targets().begin(), targets().end(), [](const Target &t) { return t.name == "template:0"; });
+    EXPECT_TRUE(template_found) << "the backend template at " << VRAMBENCH_TEMPLATE_MODULE << " has no device";
+#endif
+}
+
+TEST(Conformance, PassesRepeatTheOperationButAnswerAsOnePass)
+{
+    for_each_device_kind([](Device &device, uint32_t kind) {
+        const uint64_t lanes = 4099;
+        const uint32_t passes = 3;
+        auto a = device.allocate(kind, lanes * 4), b = device.allocate(kind, lanes * 4),
+             c = device.allocate(kind, lanes * 4);
+        const auto vb = random_lanes(lanes, 13), vc = random_lanes(lanes, 14);
+        upload(*b, vb);
+        upload(*c, vc);
+        auto expect_passes = [&](const vrb_op_output &out) {
+            EXPECT_TRUE(out.passes == 0 || out.passes == passes) << "the output says " << out.passes << " passes";
+            EXPECT_GE(out.timer, uint32_t{VRB_TIMER_HOST_MONOTONIC});
+            EXPECT_LE(out.timer, uint32_t{VRB_TIMER_PROFILING_EVENTS});
+        };
+
+        vrb_operation read = make_op(VRB_OP_READ, 4, lanes);
+        read.src1 = {b->handle(), 0};
+        read.passes = passes;
+        const auto read_out = device.run(read, 2).output;
+        EXPECT_EQ(read_out.checksum, std::accumulate(vb.begin(), vb.end(), uint64_t{0}));
+        expect_passes(read_out);
+
+        vrb_operation add = make_op(VRB_OP_ADD, 16, lanes / 4);
+        add.dst = {a->handle(), 0};
+        add.src1 = {b->handle(), 0};
+        add.src2 = {c->handle(), 0};
+        add.passes = passes;
+        expect_passes(device.run(add, 1).output);
+        const auto va = download(*a, lanes / 4 * 4);
+        for (uint64_t i = 0; i < va.size(); ++i)
+            if (va[i] != vb[i] + vc[i]) {
+                ADD_FAILURE() << "add lane " << i;
+                break;
+            }
+
+        // One flipped lane is one mismatch, however many passes found it.
+        vrb_operation fill = make_op(VRB_OP_FILL, 4, lanes);
+        fill.pattern = VRB_PATTERN_RANDOM;
+        fill.dst = {a->handle(), 0};
+        fill.passes = passes;
+        device.run(fill, 1);
+        upload(*a, {vrb_pattern_random(100, fill.seed) ^ 1u}, 100 * 4);
+        vrb_operation check = make_op(VRB_OP_CHECK, 4, lanes);
+        check.pattern = VRB_PATTERN_RANDOM;
+        check.src1 = {a->handle(), 0};
+        check.passes = passes;
+        const auto check_out = device.run(check, 2).output;
+        EXPECT_EQ(check_out.mismatches, 1u);
+        EXPECT_EQ(check_out.first_mismatch, 100u);
+        expect_passes(check_out);
+
+        // Every pass of a chase starts again from index 0.
+        std::vector<uint32_t> ring(64);
+        for (uint32_t i = 0; i < ring.size(); ++i)
+            ring[i] = (i + 1) % ring.size();
+        upload(*a, ring);
+        vrb_operation chase = make_op(VRB_OP_CHASE, 4, 10);
+        chase.src1 = {a->handle(), 0};
+        chase.passes = passes;
+        EXPECT_EQ(device.run(chase, 1).output.checksum, 10u);
+    });
 }

@@ -284,7 +284,7 @@ typedef struct vrb_op_output {
 } vrb_op_output;
 
 typedef enum vrb_timer_kind {
-    VRB_TIMER_HOST_MONOTONIC = 1,    /* clock_gettime(CLOCK_MONOTONIC) around the run */
+    VRB_TIMER_HOST_MONOTONIC = 1,    /* a monotonic host clock (CLOCK_MONOTONIC, steady_clock) around the run */
     VRB_TIMER_DEVICE_EVENTS = 2,     /* cudaEvent / hipEvent */
     VRB_TIMER_DEVICE_TIMESTAMPS = 3, /* Vulkan timestamp queries */
     VRB_TIMER_PROFILING_EVENTS = 4   /* OpenCL profiling info */
