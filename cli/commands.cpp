@@ -4,6 +4,7 @@
 #include <vrambench/core/peak.hpp>
 #include <vrambench/core/registry.hpp>
 #include <vrambench/core/report.hpp>
+#include <vrambench/core/result_index.hpp>
 #include <vrambench/core/runner.hpp>
 #include <vrambench/core/schema.hpp>
 #include <vrambench/core/sizes.hpp>
@@ -231,6 +232,24 @@ int cmd_run(const Options &o, int argc, char **argv)
     return static_cast<int>(outcome.exit);
 }
 
+// A refused file still leaves the index written, with the file listed as refused, and
+// makes the exit status that of bad input, so a publishing pipeline stops on it.
+int cmd_index(const Options &o)
+{
+    const ResultIndex index = index_result_sets(o.file);
+    if (o.output.empty())
+        write_stdout(index.markdown);
+    else
+        write_file_atomically(o.output, index.markdown);
+    for (const auto &refused : index.refused)
+        std::fprintf(stderr, "vrambench: %s: %s\n", (std::filesystem::path(o.file) / refused.file).c_str(),
+                     refused.reason.c_str());
+    if (!o.output.empty())
+        std::fprintf(stderr, "vrambench: %s: %zu result sets indexed, %zu refused\n", o.output.c_str(),
+                     index.result_sets, index.refused.size());
+    return index.refused.empty() ? 0 : static_cast<int>(ExitCode::usage);
+}
+
 } // namespace
 
 std::string version_text()
@@ -284,6 +303,10 @@ void add_commands(CLI::App &app, Options &o)
     auto *validate = app.add_subcommand("validate", "Check a result file against the result schema");
     validate->add_option("file", o.file, "The result file")->required();
 
+    auto *index = app.add_subcommand("index", "Write the Markdown index of the result sets in a folder");
+    index->add_option("folder", o.file, "The folder of result sets, e.g. results")->required();
+    index->add_option("-o,--output", o.output, "Write the index to this file instead of stdout");
+
     auto *peak = app.add_subcommand("peak", "Theoretical peak bandwidth from a datasheet or a runtime's report");
     peak->add_option("--data-rate-gbps", o.data_rate_gbps, "Per-pin data rate in Gbit/s, as datasheets give it");
     peak->add_option("--memory-clock-mhz", o.memory_clock_mhz, "Memory clock in MHz, as CUDA, HIP or NVML report it");
@@ -298,6 +321,7 @@ int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)
     if (name == "probes") return cmd_probes();
     if (name == "run") return cmd_run(o, argc, argv);
     if (name == "validate") return cmd_validate(o);
+    if (name == "index") return cmd_index(o);
     if (name == "peak") return cmd_peak(o);
     if (name == "__worker") return worker_main(o.worker_mode, o.file);
     throw UsageError("unknown command " + name);

@@ -4,6 +4,7 @@
 
 #include <vrambench/core/schema.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -195,6 +196,42 @@ TEST(Cli, ValidateNamesThePathOfASchemaViolation)
 TEST(Cli, ValidateRefusesAFileThatIsNotThere)
 {
     expect_usage_error(vrambench({"validate", (temp_dir() / "absent.json").string()}), "cannot read");
+}
+
+TEST(Cli, IndexTabulatesEachResultSetAndListsACorruptOneAsRefused)
+{
+    const auto folder = temp_dir() / "published";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder / "host" / "schema");
+    auto args = small_run;
+    args.insert(args.end(), {"-o", (folder / "host" / "quick.json").string()});
+    ASSERT_EQ(vrambench(args).exit_code, 0);
+    const auto doc = vrb::read_result_file(folder / "host" / "quick.json");
+    std::ofstream(folder / "truncated.json") << "{\"schema_version\": 1, \"tool\": ";
+    std::ofstream(folder / "host" / "schema" / "ignored.json") << "not a result set";
+
+    const auto index = folder / "INDEX.md";
+    const auto r = vrambench({"index", folder.string(), "-o", index.string()});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("truncated.json: not valid JSON"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("ignored.json"), std::string::npos) << r.err;
+    std::ifstream in(index);
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string copy;
+    for (const auto &result : doc["results"])
+        if (result["parameters"]["operation"] == "copy")
+            copy = fmt::format("| {:.1f} |", result["value"].get<double>());
+    ASSERT_FALSE(copy.empty());
+    const auto row = page.find("| host:0 |");
+    ASSERT_NE(row, std::string::npos) << page;
+    EXPECT_NE(page.find(copy, row), std::string::npos) << copy << " in\n" << page;
+    EXPECT_NE(page.find("[host/quick.json](host/quick.json)"), std::string::npos) << page;
+    EXPECT_NE(page.find("- `truncated.json`: not valid JSON"), std::string::npos) << page;
+}
+
+TEST(Cli, IndexRefusesAFolderThatIsNotThere)
+{
+    expect_usage_error(vrambench({"index", (temp_dir() / "absent").string()}), "not a folder of result sets");
 }
 
 TEST(Cli, PeakAppliesTheConventionItWasGiven)
