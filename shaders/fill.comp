@@ -7,20 +7,23 @@
 #define USES_DST
 #include "access.glsl"
 
-ELEM pattern_element(uvec2 lane)
+ELEM pattern_element(uint pattern, uvec2 lane, uint seed)
 {
 #if WIDTH == 1
-    return vrb_pattern(pc.pattern, lane, pc.seed);
+    return vrb_pattern(pattern, lane, seed);
 #elif WIDTH == 2
-    return uvec2(vrb_pattern(pc.pattern, lane, pc.seed), vrb_pattern(pc.pattern, add64(lane, 1u), pc.seed));
+    return uvec2(vrb_pattern(pattern, lane, seed), vrb_pattern(pattern, add64(lane, 1u), seed));
 #else
-    return uvec4(vrb_pattern(pc.pattern, lane, pc.seed), vrb_pattern(pc.pattern, add64(lane, 1u), pc.seed),
-                 vrb_pattern(pc.pattern, add64(lane, 2u), pc.seed), vrb_pattern(pc.pattern, add64(lane, 3u), pc.seed));
+    return uvec4(vrb_pattern(pattern, lane, seed), vrb_pattern(pattern, add64(lane, 1u), seed),
+                 vrb_pattern(pattern, add64(lane, 2u), seed), vrb_pattern(pattern, add64(lane, 3u), seed));
 #endif
 }
 
 void main()
 {
+    // Read before the loop, as in stream.comp.
+    const uint dst_base = pc.dst_base, pattern = pc.pattern, seed = pc.seed;
+    const uvec2 first_lane = pc.first_lane;
     FOR_EACH_ELEMENT(i)
-        store_dst(pc.dst_base + i, pattern_element(add64(pc.first_lane, i * uint(WIDTH))));
+        store_dst(dst_base + i, pattern_element(pattern, add64(first_lane, i * uint(WIDTH)), seed));
 }

@@ -15,15 +15,18 @@
 
 void main()
 {
+    // Read before the loop: llvmpipe reloads a push constant at every use inside a loop
+    // that stores (the store might alias it), a gather of 8 loads each time.
+    const uint dst_base = pc.dst_base, src1_base = pc.src1_base, src2_base = pc.src2_base, scalar = pc.scalar;
     FOR_EACH_ELEMENT(i) {
 #if defined(OP_COPY)
-        store_dst(pc.dst_base + i, LOAD_SRC1(pc.src1_base + i));
+        store_dst(dst_base + i, LOAD_SRC1(src1_base + i));
 #elif defined(OP_SCALE)
-        store_dst(pc.dst_base + i, pc.scalar * LOAD_SRC1(pc.src1_base + i));
+        store_dst(dst_base + i, scalar * LOAD_SRC1(src1_base + i));
 #elif defined(OP_ADD)
-        store_dst(pc.dst_base + i, LOAD_SRC1(pc.src1_base + i) + LOAD_SRC2(pc.src2_base + i));
+        store_dst(dst_base + i, LOAD_SRC1(src1_base + i) + LOAD_SRC2(src2_base + i));
 #elif defined(OP_TRIAD)
-        store_dst(pc.dst_base + i, LOAD_SRC1(pc.src1_base + i) + pc.scalar * LOAD_SRC2(pc.src2_base + i));
+        store_dst(dst_base + i, LOAD_SRC1(src1_base + i) + scalar * LOAD_SRC2(src2_base + i));
 #else
 #error no stream operation selected
 #endif
