@@ -8,6 +8,7 @@
 // same binary at a module built anywhere (docs/plugin-guide.md).
 #include <vrambench/core/backend.hpp>
 #include <vrambench/core/registry.hpp>
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <gtest/gtest.h>
@@ -128,14 +129,9 @@ std::vector<uint32_t> download(const Buffer &b, uint64_t lanes, uint64_t offset 
 
 vrb_operation make_op(vrb_op_kind kind, uint32_t width, uint64_t count)
 {
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = kind;
-    op.element_bytes = width;
-    op.count = count;
+    vrb_operation op = make_operation(kind, width, count);
     op.scalar = 7;
     op.seed = 99;
-    op.stride = 1;
     return op;
 }
 

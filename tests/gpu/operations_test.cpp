@@ -2,6 +2,7 @@
 // host. Skipped, with the module's reason, where the module finds no device.
 #include "loaded_module.hpp"
 
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <gtest/gtest.h>
@@ -113,17 +114,6 @@ class Buffer {
     vrb_status status_ = VRB_OK;
 };
 
-vrb_operation operation(vrb_op_kind kind, uint32_t element_bytes, uint64_t count)
-{
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = kind;
-    op.element_bytes = element_bytes;
-    op.count = count;
-    op.stride = 1;
-    return op;
-}
-
 std::vector<uint32_t> random_lanes(std::size_t n, uint32_t seed)
 {
     std::mt19937 rng(seed);
@@ -204,7 +194,7 @@ TEST_P(GpuOperations, StreamOperationsMatchTheHostForEveryElementWidth)
         B.upload(b, in_offset);
 
         auto binary = [&](vrb_op_kind kind) {
-            vrb_operation op = operation(kind, e, count);
+            vrb_operation op = vrb::make_operation(kind, e, count);
             op.scalar = scalar;
             op.src1 = {A.get(), in_offset};
             op.src2 = {B.get(), in_offset};
@@ -225,13 +215,13 @@ TEST_P(GpuOperations, StreamOperationsMatchTheHostForEveryElementWidth)
         for (std::size_t i = 0; i < n; ++i)
             ASSERT_EQ(got[i], uint32_t(a[i] + scalar * b[i])) << i;
 
-        vrb_operation read = operation(VRB_OP_READ, e, count);
+        vrb_operation read = vrb::make_operation(VRB_OP_READ, e, count);
         read.src1 = {A.get(), in_offset};
         Output o = session_->run(read);
         ASSERT_EQ(o.status, VRB_OK) << o.error;
         EXPECT_EQ(o.out.checksum, lane_sum(a, 0, n));
 
-        vrb_operation dot = operation(VRB_OP_DOT, e, count);
+        vrb_operation dot = vrb::make_operation(VRB_OP_DOT, e, count);
         dot.src1 = {A.get(), in_offset};
         dot.src2 = {B.get(), in_offset};
         o = session_->run(dot);
@@ -241,7 +231,7 @@ TEST_P(GpuOperations, StreamOperationsMatchTheHostForEveryElementWidth)
             expected += uint32_t(a[i] * b[i]);
         EXPECT_EQ(o.out.checksum, expected);
 
-        vrb_operation write = operation(VRB_OP_WRITE, e, count);
+        vrb_operation write = vrb::make_operation(VRB_OP_WRITE, e, count);
         write.seed = 77;
         write.dst = {D.get(), out_offset};
         o = session_->run(write);
@@ -260,7 +250,7 @@ TEST_P(GpuOperations, FillAndCheckAgreeWithThePatternsAndFindPlantedMismatches)
         Buffer D(*session_, device_kind_, count * e);
         for (uint32_t pattern = 0; pattern < VRB_PATTERN_COUNT; ++pattern) {
             SCOPED_TRACE("pattern " + std::to_string(pattern) + ", element_bytes " + std::to_string(e));
-            vrb_operation fill = operation(VRB_OP_FILL, e, count);
+            vrb_operation fill = vrb::make_operation(VRB_OP_FILL, e, count);
             fill.pattern = pattern;
             fill.seed = 5;
             fill.dst = {D.get(), 0};
@@ -269,7 +259,7 @@ TEST_P(GpuOperations, FillAndCheckAgreeWithThePatternsAndFindPlantedMismatches)
             for (std::size_t i = 0; i < n; ++i)
                 ASSERT_EQ(got[i], vrb_pattern(pattern, i, 5)) << i;
 
-            vrb_operation check = operation(VRB_OP_CHECK, e, count);
+            vrb_operation check = vrb::make_operation(VRB_OP_CHECK, e, count);
             check.pattern = pattern;
             check.seed = 5;
             check.src1 = {D.get(), 0};
@@ -296,7 +286,7 @@ TEST_P(GpuOperations, StridedReadAndGatherSumWhatTheHostSums)
     A.upload(a);
 
     const uint64_t stride = 7, count = (elements - 1) / stride + 1;
-    vrb_operation strided = operation(VRB_OP_STRIDED_READ, e, count);
+    vrb_operation strided = vrb::make_operation(VRB_OP_STRIDED_READ, e, count);
     strided.stride = stride;
     strided.src1 = {A.get(), 0};
     Output o = session_->run(strided);
@@ -313,7 +303,7 @@ TEST_P(GpuOperations, StridedReadAndGatherSumWhatTheHostSums)
         j = rng() % (elements - 10); // read from src1.offset = 10 elements
     Buffer I(*session_, device_kind_, gathers * 4);
     I.upload(index);
-    vrb_operation gather = operation(VRB_OP_GATHER, e, gathers);
+    vrb_operation gather = vrb::make_operation(VRB_OP_GATHER, e, gathers);
     gather.src1 = {A.get(), 10 * e};
     gather.src2 = {I.get(), 0};
     o = session_->run(gather);
@@ -344,7 +334,7 @@ TEST_P(GpuOperations, ChaseEndsWhereTheHostWalkEnds)
     Buffer C(*session_, device_kind_, offset + n * 4);
     C.upload(chain, offset);
     for (uint64_t steps : {uint64_t(0), uint64_t(1), uint64_t(10007)}) {
-        vrb_operation chase = operation(VRB_OP_CHASE, 4, steps);
+        vrb_operation chase = vrb::make_operation(VRB_OP_CHASE, 4, steps);
         chase.src1 = {C.get(), offset};
         const Output o = session_->run(chase, 2);
         ASSERT_EQ(o.status, VRB_OK) << o.error;
@@ -355,7 +345,7 @@ TEST_P(GpuOperations, ChaseEndsWhereTheHostWalkEnds)
     }
     chain[chain[0]] = n; // the second step leads outside
     C.upload(chain, offset);
-    vrb_operation chase = operation(VRB_OP_CHASE, 4, 3);
+    vrb_operation chase = vrb::make_operation(VRB_OP_CHASE, 4, 3);
     chase.src1 = {C.get(), offset};
     const Output o = session_->run(chase);
     EXPECT_EQ(o.status, VRB_ERROR_INVALID_ARGUMENT);
@@ -373,7 +363,7 @@ TEST_P(GpuOperations, TransfersCopyBytesExactlyBetweenEveryPairOfKinds)
             SCOPED_TRACE(std::string(from) + " to " + to);
             Buffer S(*session_, session_->kind(from), bytes + offset), D(*session_, session_->kind(to), bytes + offset);
             S.upload(data, offset);
-            vrb_operation t = operation(VRB_OP_TRANSFER, 1, bytes);
+            vrb_operation t = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes);
             t.src1 = {S.get(), offset};
             t.dst = {D.get(), offset};
             const Output o = session_->run(t, 2);
@@ -390,7 +380,7 @@ TEST_P(GpuOperations, TransfersCopyBytesExactlyBetweenEveryPairOfKinds)
     std::vector<uint8_t> other(data.rbegin(), data.rend());
     H1.upload(data);
     D2.upload(other);
-    vrb_operation t = operation(VRB_OP_TRANSFER, 1, bytes);
+    vrb_operation t = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes);
     t.src1 = {H1.get(), 0};
     t.dst = {D1.get(), 0};
     t.src2 = {D2.get(), 0};
@@ -405,7 +395,7 @@ TEST_P(GpuOperations, EveryRunIsTimedByTheDevicesEvents)
 {
     const uint64_t count = 1 << 24;
     Buffer D(*session_, device_kind_, count * 16);
-    vrb_operation fill = operation(VRB_OP_FILL, 16, count);
+    vrb_operation fill = vrb::make_operation(VRB_OP_FILL, 16, count);
     fill.pattern = VRB_PATTERN_RANDOM;
     fill.dst = {D.get(), 0};
     const Output o = session_->run(fill, 7);
@@ -423,7 +413,7 @@ TEST_P(GpuOperations, RepeatsTheWholeOperationForEachPassAndAnswersAsForOne)
     const std::vector<uint32_t> a = random_lanes(count * 4, 21);
     Buffer A(*session_, device_kind_, count * 16), D(*session_, device_kind_, count * 16);
     A.upload(a);
-    vrb_operation read = operation(VRB_OP_READ, 16, count);
+    vrb_operation read = vrb::make_operation(VRB_OP_READ, 16, count);
     read.src1 = {A.get(), 0};
     read.passes = 5;
     Output o = session_->run(read, 3);
@@ -431,7 +421,7 @@ TEST_P(GpuOperations, RepeatsTheWholeOperationForEachPassAndAnswersAsForOne)
     EXPECT_EQ(o.out.passes, 5u);
     EXPECT_EQ(o.out.checksum, lane_sum(a, 0, count * 4));
 
-    vrb_operation transfer = operation(VRB_OP_TRANSFER, 1, count * 16);
+    vrb_operation transfer = vrb::make_operation(VRB_OP_TRANSFER, 1, count * 16);
     transfer.src1 = {A.get(), 0};
     transfer.dst = {D.get(), 0};
     transfer.passes = 2;
@@ -455,7 +445,7 @@ TEST_P(GpuOperations, KernelsReachPinnedMemoryDirectlyAndRefuseMemoryOutOfReach)
         const uint32_t k = session_->kind(kind);
         Buffer H(*session_, k, count * 4);
         H.upload(a);
-        vrb_operation read = operation(VRB_OP_READ, 4, count);
+        vrb_operation read = vrb::make_operation(VRB_OP_READ, 4, count);
         read.src1 = {H.get(), 0};
         const Output o = session_->run(read);
         if (session_->kind_flags(k) & VRB_MEMORY_DEVICE_ACCESS) {
@@ -471,7 +461,7 @@ TEST_P(GpuOperations, KernelsReachPinnedMemoryDirectlyAndRefuseMemoryOutOfReach)
 TEST_P(GpuOperations, RefusesOperandsOutsideTheirBuffers)
 {
     Buffer A(*session_, device_kind_, 4096);
-    vrb_operation read = operation(VRB_OP_READ, 16, 257);
+    vrb_operation read = vrb::make_operation(VRB_OP_READ, 16, 257);
     read.src1 = {A.get(), 0};
     EXPECT_EQ(session_->run(read).status, VRB_ERROR_INVALID_ARGUMENT);
     read.count = 256;
@@ -489,7 +479,7 @@ TEST_P(GpuOperations, AnImpossibleAllocationIsOutOfMemoryAndLeavesTheDeviceUsabl
     EXPECT_EQ(huge.get(), nullptr);
     Buffer fine(*session_, device_kind_, 1 << 20);
     EXPECT_EQ(fine.status(), VRB_OK);
-    vrb_operation fill = operation(VRB_OP_FILL, 4, 1 << 18);
+    vrb_operation fill = vrb::make_operation(VRB_OP_FILL, 4, 1 << 18);
     fill.dst = {fine.get(), 0};
     EXPECT_EQ(session_->run(fill).status, VRB_OK);
 }
@@ -502,14 +492,14 @@ TEST_P(GpuOperations, CountsPastTwoToThe32LanesAreCoveredExactly)
     Buffer D(*session_, device_kind_, count * 4);
     ASSERT_EQ(D.status(), VRB_OK);
 
-    vrb_operation fill = operation(VRB_OP_FILL, 4, count);
+    vrb_operation fill = vrb::make_operation(VRB_OP_FILL, 4, count);
     fill.pattern = VRB_PATTERN_ADDRESS;
     fill.dst = {D.get(), 0};
     ASSERT_EQ(session_->run(fill).status, VRB_OK);
     const uint64_t planted = (uint64_t(1) << 32) + 3;
     EXPECT_EQ(D.download<uint32_t>(1, planted * 4)[0], vrb_pattern(VRB_PATTERN_ADDRESS, planted, 0));
     D.upload(std::vector<uint32_t>{0xdeadbeefu}, planted * 4);
-    vrb_operation check = operation(VRB_OP_CHECK, 4, count);
+    vrb_operation check = vrb::make_operation(VRB_OP_CHECK, 4, count);
     check.pattern = VRB_PATTERN_ADDRESS;
     check.src1 = {D.get(), 0};
     Output o = session_->run(check);
@@ -519,7 +509,7 @@ TEST_P(GpuOperations, CountsPastTwoToThe32LanesAreCoveredExactly)
 
     fill.pattern = VRB_PATTERN_ONES;
     ASSERT_EQ(session_->run(fill).status, VRB_OK);
-    vrb_operation read = operation(VRB_OP_READ, 4, count);
+    vrb_operation read = vrb::make_operation(VRB_OP_READ, 4, count);
     read.src1 = {D.get(), 0};
     o = session_->run(read);
     ASSERT_EQ(o.status, VRB_OK) << o.error;

@@ -1,5 +1,6 @@
 // check_operation(): the checks every module gets from the plugin SDK before it touches
 // a buffer, fed operations that are wrong in one way each.
+#include <vrambench/operation.hpp>
 #include <vrambench/plugin_support.hpp>
 
 #include <gtest/gtest.h>
@@ -21,17 +22,6 @@ struct Buffers {
     uint64_t operator()(const vrb_buffer *buffer) const { return sizes.at(buffer); }
 };
 
-vrb_operation make_op(uint32_t kind, uint32_t element_bytes, uint64_t count)
-{
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = kind;
-    op.element_bytes = element_bytes;
-    op.count = count;
-    op.stride = 1;
-    return op;
-}
-
 // The message of the refusal, or "accepted".
 std::string verdict(const vrb_operation &op, const Buffers &buffers)
 {
@@ -47,7 +37,7 @@ std::string verdict(const vrb_operation &op, const Buffers &buffers)
 TEST(OperationChecks, a_copy_that_fits_its_buffers_is_accepted)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_COPY, 16, 64);
+    vrb_operation op = vrb::make_operation(VRB_OP_COPY, 16, 64);
     op.dst = {buffers.make(1024), 0};
     op.src1 = {buffers.make(1024), 0};
     EXPECT_EQ(verdict(op, buffers), "accepted");
@@ -56,7 +46,7 @@ TEST(OperationChecks, a_copy_that_fits_its_buffers_is_accepted)
 TEST(OperationChecks, an_operand_one_element_past_its_buffer_is_refused_with_both_sizes)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_COPY, 16, 64);
+    vrb_operation op = vrb::make_operation(VRB_OP_COPY, 16, 64);
     op.dst = {buffers.make(1024), 16};
     op.src1 = {buffers.make(1024), 0};
     EXPECT_EQ(verdict(op, buffers), "operand dst needs 1024 bytes from offset 16 but its buffer holds 1024");
@@ -65,7 +55,7 @@ TEST(OperationChecks, an_operand_one_element_past_its_buffer_is_refused_with_bot
 TEST(OperationChecks, an_element_width_other_than_4_8_or_16_is_refused)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_READ, 3, 4);
+    vrb_operation op = vrb::make_operation(VRB_OP_READ, 3, 4);
     op.src1 = {buffers.make(1024), 0};
     EXPECT_EQ(verdict(op, buffers), "element_bytes must be 4, 8 or 16, not 3");
 }
@@ -73,7 +63,7 @@ TEST(OperationChecks, an_element_width_other_than_4_8_or_16_is_refused)
 TEST(OperationChecks, a_stride_of_zero_is_refused)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_STRIDED_READ, 4, 4);
+    vrb_operation op = vrb::make_operation(VRB_OP_STRIDED_READ, 4, 4);
     op.stride = 0;
     op.src1 = {buffers.make(1024), 0};
     EXPECT_EQ(verdict(op, buffers), "stride must be at least 1");
@@ -82,7 +72,7 @@ TEST(OperationChecks, a_stride_of_zero_is_refused)
 TEST(OperationChecks, an_unknown_fill_pattern_is_refused)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_FILL, 4, 4);
+    vrb_operation op = vrb::make_operation(VRB_OP_FILL, 4, 4);
     op.pattern = VRB_PATTERN_COUNT;
     op.dst = {buffers.make(1024), 0};
     EXPECT_EQ(verdict(op, buffers), "unknown pattern 5");
@@ -91,7 +81,7 @@ TEST(OperationChecks, an_unknown_fill_pattern_is_refused)
 TEST(OperationChecks, a_gather_whose_data_offset_leaves_no_element_is_refused)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_GATHER, 8, 4);
+    vrb_operation op = vrb::make_operation(VRB_OP_GATHER, 8, 4);
     op.src1 = {buffers.make(64), 64};
     op.src2 = {buffers.make(16), 0};
     EXPECT_EQ(verdict(op, buffers), "operand src1 offset 64 leaves no element in its buffer of 64 bytes");
@@ -102,7 +92,7 @@ TEST(OperationChecks, a_gather_whose_data_offset_leaves_no_element_is_refused)
 TEST(OperationChecks, a_gather_data_offset_off_the_element_grid_is_refused)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_GATHER, 8, 4);
+    vrb_operation op = vrb::make_operation(VRB_OP_GATHER, 8, 4);
     op.src1 = {buffers.make(64), 4};
     op.src2 = {buffers.make(16), 0};
     EXPECT_EQ(verdict(op, buffers), "operand src1 offset 4 is not a multiple of 8");
@@ -111,7 +101,7 @@ TEST(OperationChecks, a_gather_data_offset_off_the_element_grid_is_refused)
 TEST(OperationChecks, a_chase_past_its_buffer_or_off_the_index_grid_is_refused)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_CHASE, 4, 10);
+    vrb_operation op = vrb::make_operation(VRB_OP_CHASE, 4, 10);
     op.src1 = {buffers.make(64), 1ull << 40};
     EXPECT_EQ(verdict(op, buffers), "operand src1 offset 1099511627776 leaves no element in its buffer of 64 bytes");
     op.src1.offset = 2;
@@ -123,7 +113,7 @@ TEST(OperationChecks, a_chase_past_its_buffer_or_off_the_index_grid_is_refused)
 TEST(OperationChecks, a_gather_or_chase_without_its_data_buffer_is_refused)
 {
     Buffers buffers;
-    vrb_operation op = make_op(VRB_OP_CHASE, 4, 10);
+    vrb_operation op = vrb::make_operation(VRB_OP_CHASE, 4, 10);
     EXPECT_EQ(verdict(op, buffers), "operand src1 is missing");
 }
 

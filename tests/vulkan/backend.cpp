@@ -114,17 +114,6 @@ void download(vrb_buffer *buffer, uint64_t offset, void *data, uint64_t bytes)
     if (status != VRB_OK) ADD_FAILURE() << "buffer_download: " << why(status);
 }
 
-vrb_operation operation(uint32_t kind, uint32_t element_bytes, uint64_t count)
-{
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = kind;
-    op.element_bytes = element_bytes;
-    op.count = count;
-    op.stride = 1;
-    return op;
-}
-
 vrb_status try_run(vrb_device *device, const vrb_operation &op, uint32_t repetitions)
 {
     std::vector<double> seconds(repetitions ? repetitions : 1);

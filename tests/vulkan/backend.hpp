@@ -57,8 +57,6 @@ template <typename T> std::vector<T> download(vrb_buffer *buffer, uint64_t offse
     return data;
 }
 
-vrb_operation operation(uint32_t kind, uint32_t element_bytes, uint64_t count);
-
 struct RunResult {
     vrb_op_output output{};
     std::vector<double> seconds;

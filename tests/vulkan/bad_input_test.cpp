@@ -2,6 +2,7 @@
 // refused allocation leaves nothing behind.
 #include "backend.hpp"
 
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <gtest/gtest.h>
@@ -33,13 +34,13 @@ void expect_refused(vrb_status status, vrb_status expected, const char *words)
 
 TEST_F(BadInput, a_count_past_the_buffer_end_is_refused)
 {
-    vrb_operation op = operation(VRB_OP_READ, 16, 4096 / 16 + 1);
+    vrb_operation op = vrb::make_operation(VRB_OP_READ, 16, 4096 / 16 + 1);
     op.src1 = {buffer.get(), 0};
     expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "needs");
     op.count = 4096 / 16;
     op.src1.offset = 16;
     expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "needs");
-    vrb_operation copy = operation(VRB_OP_TRANSFER, 1, 4097);
+    vrb_operation copy = vrb::make_operation(VRB_OP_TRANSFER, 1, 4097);
     copy.src1 = {buffer.get(), 0};
     copy.dst = {other.get(), 0};
     expect_refused(try_run(device, copy), VRB_ERROR_INVALID_ARGUMENT, "needs");
@@ -47,7 +48,7 @@ TEST_F(BadInput, a_count_past_the_buffer_end_is_refused)
 
 TEST_F(BadInput, element_bytes_3_is_refused)
 {
-    vrb_operation op = operation(VRB_OP_COPY, 3, 10);
+    vrb_operation op = vrb::make_operation(VRB_OP_COPY, 3, 10);
     op.src1 = {buffer.get(), 0};
     op.dst = {other.get(), 0};
     expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "element_bytes");
@@ -55,7 +56,7 @@ TEST_F(BadInput, element_bytes_3_is_refused)
 
 TEST_F(BadInput, stride_0_is_refused)
 {
-    vrb_operation op = operation(VRB_OP_STRIDED_READ, 4, 10);
+    vrb_operation op = vrb::make_operation(VRB_OP_STRIDED_READ, 4, 10);
     op.src1 = {buffer.get(), 0};
     op.stride = 0;
     expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "stride");
@@ -63,7 +64,7 @@ TEST_F(BadInput, stride_0_is_refused)
 
 TEST_F(BadInput, a_missing_operand_an_unaligned_offset_and_zero_repetitions_are_refused)
 {
-    vrb_operation op = operation(VRB_OP_ADD, 4, 10);
+    vrb_operation op = vrb::make_operation(VRB_OP_ADD, 4, 10);
     op.src1 = {buffer.get(), 0};
     op.dst = {other.get(), 0};
     expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "src2");
@@ -75,10 +76,10 @@ TEST_F(BadInput, a_missing_operand_an_unaligned_offset_and_zero_repetitions_are_
 
 TEST_F(BadInput, an_unknown_operation_or_pattern_is_refused)
 {
-    vrb_operation op = operation(99u, 4, 1);
+    vrb_operation op = vrb::make_operation(99u, 4, 1);
     op.src1 = {buffer.get(), 0};
     expect_refused(try_run(device, op), VRB_ERROR_UNSUPPORTED, "99");
-    vrb_operation fill = operation(VRB_OP_FILL, 4, 1);
+    vrb_operation fill = vrb::make_operation(VRB_OP_FILL, 4, 1);
     fill.dst = {buffer.get(), 0};
     fill.pattern = VRB_PATTERN_COUNT;
     expect_refused(try_run(device, fill), VRB_ERROR_INVALID_ARGUMENT, "pattern");
@@ -88,7 +89,7 @@ TEST_F(BadInput, a_gather_index_past_the_source_is_reported_not_followed)
 {
     std::vector<uint32_t> index{0, 1, 4096 / 4}; // the last points one past the end
     upload(other.get(), 0, index);
-    vrb_operation op = operation(VRB_OP_GATHER, 4, index.size());
+    vrb_operation op = vrb::make_operation(VRB_OP_GATHER, 4, index.size());
     op.src1 = {buffer.get(), 0};
     op.src2 = {other.get(), 0};
     expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "past the end");
@@ -99,7 +100,7 @@ TEST_F(BadInput, a_chase_leaving_its_buffer_is_reported)
     std::vector<uint32_t> chain(1024, 1);
     chain[1] = 5000; // 0 -> 1 -> 5000: outside 1024 elements
     upload(buffer.get(), 0, chain);
-    vrb_operation op = operation(VRB_OP_CHASE, 4, 3);
+    vrb_operation op = vrb::make_operation(VRB_OP_CHASE, 4, 3);
     op.src1 = {buffer.get(), 0};
     expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "5000");
     // Two steps end on 5000 without following it: that is an answer, not an error.
@@ -109,13 +110,13 @@ TEST_F(BadInput, a_chase_leaving_its_buffer_is_reported)
 
 TEST_F(BadInput, a_gather_or_chase_source_offset_past_the_buffer_or_unaligned_is_refused)
 {
-    vrb_operation gather = operation(VRB_OP_GATHER, 16, 1);
+    vrb_operation gather = vrb::make_operation(VRB_OP_GATHER, 16, 1);
     gather.src1 = {buffer.get(), 4096};
     gather.src2 = {other.get(), 0};
     expect_refused(try_run(device, gather), VRB_ERROR_INVALID_ARGUMENT, "offset");
     gather.src1.offset = 8;
     expect_refused(try_run(device, gather), VRB_ERROR_INVALID_ARGUMENT, "multiple");
-    vrb_operation chase = operation(VRB_OP_CHASE, 4, 1);
+    vrb_operation chase = vrb::make_operation(VRB_OP_CHASE, 4, 1);
     chase.src1 = {buffer.get(), 1u << 20};
     expect_refused(try_run(device, chase), VRB_ERROR_INVALID_ARGUMENT, "offset");
 }

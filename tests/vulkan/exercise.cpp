@@ -3,6 +3,7 @@
 #include "backend.hpp"
 #include "reference.hpp"
 
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <algorithm>
@@ -72,7 +73,7 @@ void exercise(vrb_device *device, uint32_t kind, const Exercise &e)
         return alloc(device, kind, offset + std::max<uint64_t>(data_lanes, 1) * 4);
     };
 
-    vrb_operation op = operation(e.kind, e.element_bytes, e.count);
+    vrb_operation op = vrb::make_operation(e.kind, e.element_bytes, e.count);
     op.seed = seed;
     op.scalar = 0x9e3779b9u; // large, so products wrap
     switch (e.kind) {

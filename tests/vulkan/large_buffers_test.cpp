@@ -4,6 +4,7 @@
 // VRAMBENCH_VULKAN_LARGE_TESTS=1 (scripts on GPU machines set it).
 #include "backend.hpp"
 
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <gtest/gtest.h>
@@ -64,13 +65,13 @@ TEST_F(LargeBuffers, a_16_gib_buffer_is_filled_checked_read_copied_and_transferr
     BufferPtr a = alloc(device, kind - 1, bytes), b = alloc(device, kind - 1, bytes);
     ASSERT_TRUE(a && b);
 
-    vrb_operation fill = operation(VRB_OP_FILL, 16, bytes / 16);
+    vrb_operation fill = vrb::make_operation(VRB_OP_FILL, 16, bytes / 16);
     fill.dst = {a.get(), 0};
     fill.pattern = VRB_PATTERN_RANDOM;
     fill.seed = seed;
     run(device, fill);
 
-    vrb_operation check = operation(VRB_OP_CHECK, 16, bytes / 16);
+    vrb_operation check = vrb::make_operation(VRB_OP_CHECK, 16, bytes / 16);
     check.src1 = {a.get(), 0};
     check.pattern = VRB_PATTERN_RANDOM;
     check.seed = seed;
@@ -86,11 +87,11 @@ TEST_F(LargeBuffers, a_16_gib_buffer_is_filled_checked_read_copied_and_transferr
     const uint32_t right = vrb_pattern_random(bad, seed);
     upload(a.get(), bad * 4, &right, 4);
 
-    vrb_operation read = operation(VRB_OP_READ, 4, lanes);
+    vrb_operation read = vrb::make_operation(VRB_OP_READ, 4, lanes);
     read.src1 = {a.get(), 0};
     EXPECT_EQ(run(device, read).output.checksum, pattern_sum(0, lanes, seed));
 
-    vrb_operation copy = operation(VRB_OP_COPY, 16, bytes / 16);
+    vrb_operation copy = vrb::make_operation(VRB_OP_COPY, 16, bytes / 16);
     copy.src1 = {a.get(), 0};
     copy.dst = {b.get(), 0};
     run(device, copy);
@@ -98,7 +99,7 @@ TEST_F(LargeBuffers, a_16_gib_buffer_is_filled_checked_read_copied_and_transferr
     EXPECT_EQ(run(device, check).output.mismatches, 0u);
 
     // The copy engine over the whole buffer, then a piece of it into host memory.
-    vrb_operation transfer = operation(VRB_OP_TRANSFER, 1, bytes);
+    vrb_operation transfer = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes);
     transfer.src1 = {b.get(), 0};
     transfer.dst = {a.get(), 0};
     run(device, transfer);
@@ -121,7 +122,7 @@ TEST_F(LargeBuffers, a_16_gib_buffer_is_filled_checked_read_copied_and_transferr
         index[i] = vrb_pattern_random(i, 5) & ((1u << 30) - 1);
     BufferPtr ib = alloc(device, kind - 1, index.size() * 4);
     upload(ib.get(), 0, index);
-    vrb_operation gather = operation(VRB_OP_GATHER, 16, index.size());
+    vrb_operation gather = vrb::make_operation(VRB_OP_GATHER, 16, index.size());
     gather.src1 = {a.get(), 0};
     gather.src2 = {ib.get(), 0};
     uint64_t want = 0;
@@ -130,7 +131,7 @@ TEST_F(LargeBuffers, a_16_gib_buffer_is_filled_checked_read_copied_and_transferr
             want += vrb_pattern_random(uint64_t(j) * 4 + k, seed);
     EXPECT_EQ(run(device, gather).output.checksum, want);
 
-    vrb_operation chase = operation(VRB_OP_CHASE, 4, 200'000);
+    vrb_operation chase = vrb::make_operation(VRB_OP_CHASE, 4, 200'000);
     chase.src1 = {a.get(), 0};
     uint32_t j = 0;
     for (uint64_t s = 0; s < chase.count; ++s)

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 namespace vrb::vulkan::test {
@@ -90,7 +91,7 @@ TEST_F(SegmentedBuffers, gather_beyond_the_reachable_segments_is_refused_as_unsu
     // 17 segments of source: more than a gather can bind at once.
     BufferPtr source = alloc(device(), 0, 17 * 65536);
     BufferPtr index = alloc(device(), 0, 64);
-    vrb_operation op = operation(VRB_OP_GATHER, 16, 4);
+    vrb_operation op = vrb::make_operation(VRB_OP_GATHER, 16, 4);
     op.src1 = {source.get(), 0};
     op.src2 = {index.get(), 0};
     const vrb_status status = try_run(device(), op);

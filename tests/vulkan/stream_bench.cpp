@@ -6,6 +6,7 @@
 //
 // Bytes counted: COPY 2 x count x element_bytes, TRIAD 3 x. GB/s = 1e9 B/s, from the
 // median repetition and from the best one (the machine may be shared).
+#include <vrambench/operation.hpp>
 #include <vrambench/plugin.h>
 
 #include <dlfcn.h>
@@ -100,13 +101,8 @@ int run_module(const char *path, uint64_t bytes, uint32_t repetitions)
     for (auto &b : buffers)
         if (!check(t.buffer_alloc(device, 0, bytes, &b), "buffer_alloc")) return 1;
     const uint32_t e = 16;
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.element_bytes = e;
-    op.count = bytes / e;
-    op.stride = 1;
+    vrb_operation op = vrb::make_operation(VRB_OP_FILL, e, bytes / e);
     op.scalar = 3;
-    op.kind = VRB_OP_FILL;
     op.pattern = 4;
     std::vector<double> seconds(repetitions);
     vrb_op_output out{};

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 namespace vrb::vulkan::test {
@@ -28,7 +29,7 @@ void expect_transfer_between_every_pair_of_kinds(vrb_device *device, uint64_t by
             BufferPtr src = alloc(device, from.index, so + bytes);
             BufferPtr dst = alloc(device, to.index, doff + bytes + 1);
             upload(src.get(), so, data);
-            vrb_operation op = operation(VRB_OP_TRANSFER, 1, bytes);
+            vrb_operation op = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes);
             op.src1 = {src.get(), so};
             op.dst = {dst.get(), doff};
             const RunResult r = run(device, op, 2);
@@ -70,7 +71,7 @@ TEST(Transfer, copies_both_ways_at_once)
     BufferPtr dev_src = alloc(device, b.index, bytes), host_dst = alloc(device, a.index, bytes);
     upload(host_src.get(), 0, up);
     upload(dev_src.get(), 0, down);
-    vrb_operation op = operation(VRB_OP_TRANSFER, 1, bytes);
+    vrb_operation op = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes);
     op.src1 = {host_src.get(), 0};
     op.dst = {dev_dst.get(), 0};
     op.src2 = {dev_src.get(), 0};

@@ -1,6 +1,8 @@
 #include "capacity_touch.hpp"
+#include "curve.hpp"
 
 #include <vrambench/core/measure.hpp>
+#include <vrambench/operation.hpp>
 
 #include <fmt/format.h>
 
@@ -17,12 +19,9 @@ constexpr int spot_count = 8;
 
 vrb_operation pattern_op(vrb_op_kind kind, Buffer &buffer, uint32_t pattern, uint32_t seed)
 {
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = kind;
     // Wide elements where the size allows: the fastest stores and loads a device has.
-    op.element_bytes = buffer.bytes() % 16 == 0 ? 16 : 4;
-    op.count = buffer.bytes() / op.element_bytes;
+    const uint32_t width = buffer.bytes() % 16 == 0 ? 16 : 4;
+    vrb_operation op = make_operation(kind, width, buffer.bytes() / width);
     op.pattern = pattern;
     op.seed = seed;
     if (kind == VRB_OP_FILL)
@@ -105,19 +104,12 @@ double rewrite_seconds(Device &device, Buffer &buffer, uint32_t pattern, uint32_
 
 uint64_t touch_window(Device &device, Buffer &buffer, uint64_t offset, uint64_t bytes, uint32_t seed)
 {
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = VRB_OP_FILL;
-    op.element_bytes = 4;
-    op.count = bytes / lane_bytes;
-    op.pattern = VRB_PATTERN_RANDOM;
-    op.seed = seed;
-    op.dst = {buffer.handle(), offset};
-    device.run(op, 1);
-    op.kind = VRB_OP_CHECK;
-    op.src1 = op.dst;
-    op.dst = {};
-    return device.run(op, 1).output.mismatches;
+    fill_random(device, buffer, bytes, seed, offset);
+    vrb_operation check = make_operation(VRB_OP_CHECK, 4, bytes / lane_bytes);
+    check.pattern = VRB_PATTERN_RANDOM;
+    check.seed = seed;
+    check.src1 = {buffer.handle(), offset};
+    return device.run(check, 1).output.mismatches;
 }
 
 uint64_t recheck_buffer(Device &device, Buffer &buffer, uint32_t pattern, uint32_t seed)

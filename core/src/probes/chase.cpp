@@ -6,6 +6,7 @@
 #include "curve_probes.hpp"
 
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/operation.hpp>
 
 #include <fmt/format.h>
 
@@ -59,11 +60,8 @@ class ChaseProbe final : public Probe {
                 const std::vector<uint32_t> lanes = chain_lanes(next, spacing_lanes);
                 chain->upload(0, std::as_bytes(std::span(lanes)));
                 // At least one whole lap, so every line of the working set is loaded.
-                vrb_operation op{};
-                op.struct_size = sizeof op;
-                op.kind = VRB_OP_CHASE;
-                op.element_bytes = 4;
-                op.count = std::max<uint64_t>(nodes, min_steps(ctx.options.suite));
+                vrb_operation op =
+                    make_operation(VRB_OP_CHASE, 4, std::max<uint64_t>(nodes, min_steps(ctx.options.suite)));
                 op.passes = 1;
                 op.src1 = {chain->handle(), 0};
                 const Timing t = time_operation(ctx.device, op, plan.warmups, plan.reps);

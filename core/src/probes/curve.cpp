@@ -1,6 +1,7 @@
 #include "curve.hpp"
 
 #include <vrambench/core/parallel.hpp>
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>
@@ -13,13 +14,9 @@ namespace vrb {
 
 void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset)
 {
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = VRB_OP_FILL;
-    op.element_bytes = 4;
+    vrb_operation op = make_operation(VRB_OP_FILL, 4, bytes / 4);
     op.pattern = VRB_PATTERN_RANDOM;
     op.seed = seed;
-    op.count = bytes / 4;
     op.dst = {buffer.handle(), offset};
     device.run(op, 1);
 }

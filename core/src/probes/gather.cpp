@@ -6,6 +6,7 @@
 
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>
@@ -79,11 +80,7 @@ class GatherProbe final : public Probe {
                 else
                     std::iota(indices.begin(), indices.end(), 0u);
                 index->upload(0, std::as_bytes(std::span(indices)));
-                vrb_operation op{};
-                op.struct_size = sizeof op;
-                op.kind = VRB_OP_GATHER;
-                op.element_bytes = width;
-                op.count = n;
+                vrb_operation op = make_operation(VRB_OP_GATHER, width, n);
                 op.src1 = {data->handle(), 0};
                 op.src2 = {index->handle(), 0};
                 const PointTiming t = time_point(ctx.device, op, stream.warmups, stream.reps, target);

@@ -1,10 +1,12 @@
 // bandwidth.stream: the STREAM family (read, write, copy, scale, add, triad, dot) at a
 // size well past the last-level cache, every result verified on the host.
+#include "curve.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/measure.hpp>
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>
@@ -20,19 +22,6 @@ constexpr uint32_t scalar = 3;
 
 constexpr std::array<vrb_op_kind, 7> stream_ops{VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY, VRB_OP_SCALE,
                                                 VRB_OP_ADD,  VRB_OP_TRIAD, VRB_OP_DOT};
-
-void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed)
-{
-    vrb_operation op{};
-    op.struct_size = sizeof op;
-    op.kind = VRB_OP_FILL;
-    op.element_bytes = 4;
-    op.pattern = VRB_PATTERN_RANDOM;
-    op.seed = seed;
-    op.count = bytes / 4;
-    op.dst = {buffer.handle(), 0};
-    device.run(op, 1);
-}
 
 class StreamProbe final : public Probe {
   public:
@@ -64,11 +53,7 @@ class StreamProbe final : public Probe {
             for (vrb_op_kind kind_op : stream_ops) {
                 const std::string name(op_name(kind_op));
                 ctx.progress(fmt::format("{} {}B", name, width), static_cast<double>(step++) / steps);
-                vrb_operation op{};
-                op.struct_size = sizeof op;
-                op.kind = kind_op;
-                op.element_bytes = width;
-                op.count = plan.bytes / width;
+                vrb_operation op = make_operation(kind_op, width, plan.bytes / width);
                 op.scalar = scalar;
                 op.seed = seed_a + width;
                 op.dst = {a->handle(), 0};

@@ -1,6 +1,7 @@
 #include "stream_point.hpp"
 
 #include <vrambench/core/reference.hpp>
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>
@@ -17,11 +18,7 @@ ProbeResult measure_stream_point(const ProbeContext &ctx, std::string_view probe
     try {
         // A destination that already held the answer would verify a copy that never ran.
         if (p.kind == VRB_OP_COPY) fill_random(ctx.device, *p.dst, lanes * 4, p.write_seed, p.offset);
-        vrb_operation op{};
-        op.struct_size = sizeof op;
-        op.kind = p.kind;
-        op.element_bytes = p.element_bytes;
-        op.count = count;
+        vrb_operation op = make_operation(p.kind, p.element_bytes, count);
         op.seed = p.write_seed;
         if (p.dst) op.dst = {p.dst->handle(), p.offset};
         if (p.src) op.src1 = {p.src->handle(), p.offset};

@@ -6,6 +6,7 @@
 #include "stream_plan.hpp"
 
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>
@@ -41,12 +42,9 @@ class StrideProbe final : public Probe {
             const uint64_t s = strides[i];
             ctx.progress(fmt::format("stride {}", s), static_cast<double>(i) / strides.size());
             ProbeResult point = make_result(ctx, id());
-            vrb_operation op{};
-            op.struct_size = sizeof op;
-            op.kind = VRB_OP_STRIDED_READ;
-            op.element_bytes = width;
+            // The whole buffer's span, every s-th element.
+            vrb_operation op = make_operation(VRB_OP_STRIDED_READ, width, (elements - 1) / s + 1);
             op.stride = s;
-            op.count = (elements - 1) / s + 1; // the whole buffer's span, every s-th element
             op.src1 = {src->handle(), 0};
             nlohmann::json detail = {{"elements_read", op.count}};
             try {

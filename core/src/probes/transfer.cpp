@@ -6,6 +6,7 @@
 
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>
@@ -161,11 +162,7 @@ class TransferProbe final : public Probe {
             // Destinations first hold other data, so a transfer that moved nothing fails.
             upload_random(dst, bytes, scramble);
             if (dst2) upload_random(*dst2, bytes, scramble + 1);
-            vrb_operation op{};
-            op.struct_size = sizeof op;
-            op.kind = VRB_OP_TRANSFER;
-            op.element_bytes = 1;
-            op.count = bytes;
+            vrb_operation op = make_operation(VRB_OP_TRANSFER, 1, bytes);
             op.src1 = {src.handle(), 0};
             op.dst = {dst.handle(), 0};
             if (src2) {
