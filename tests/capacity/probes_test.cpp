@@ -1,6 +1,7 @@
 // Every capacity and integrity probe on every available backend (the host, and
 // Vulkan on lavapipe when it is built), with a budget small enough for any CI machine:
 // each runs, verifies, writes schema-valid results and leaves nothing allocated.
+#include "capacity_budget.hpp"
 #include "probe_harness.hpp"
 
 #include <vrambench/core/runner.hpp>
@@ -121,6 +122,29 @@ TEST(CapacityProbes, AllocLatencyTimesAllocateAndFreeAtEverySizeUpToTheBudget)
     }
     EXPECT_EQ(results.back().parameters.at("array_bytes"), 64 * MiB);
     EXPECT_EQ(results.back().parameters.at("operation"), "free");
+}
+
+TEST(CapacityProbes, AllocLatencyStopsAtWhatTheDeviceReportsUnderALargerLimit)
+{
+    // Needs a device that reports less than the limit: lavapipe's 2 GiB heap against 4G.
+    for (const auto &module : available_modules()) {
+        OpenDevice target = open_device(module);
+        if (!target.device || target.entry.name != "vulkan") continue;
+        ProbeOptions options = small_budget("4G", Suite::standard);
+        options.repetitions = 1;
+        const capacity::CapacityBudget budget = capacity::plan_capacity_budget(target.record, options);
+        if (!budget.reported_free || *budget.reported_free >= budget.bytes)
+            GTEST_SKIP() << target.record.id << " reports more than 4 GiB";
+        const auto results = run_probe(target, "capacity.alloc-latency", options);
+        ASSERT_FALSE(results.empty());
+        for (const auto &r : results)
+            EXPECT_EQ(r.status, ProbeResult::Status::ok) << r.error.value_or("");
+        const uint64_t largest = results.back().parameters.at("array_bytes");
+        EXPECT_LE(largest, *budget.reported_free);
+        EXPECT_NE(results.back().parameters.at("size_rule").get<std::string>().find("stopping at"), std::string::npos);
+        return;
+    }
+    GTEST_SKIP() << "no Vulkan device here";
 }
 
 TEST(CapacityProbes, FragmentationAsksForAllThatWasFreedAndSaysWhetherItFits)

@@ -30,8 +30,17 @@ struct LatencyPlan {
     std::string size_rule;
 };
 
-LatencyPlan plan_latency(const ProbeOptions &options, uint64_t budget)
+// Sizes stop at the budget, and at what the API reports the device can hold: an
+// --memory-limit past that is for capacity.max-alloc to look beyond the report, while an
+// allocation the device cannot hold has no latency to time.
+LatencyPlan plan_latency(const ProbeOptions &options, const CapacityBudget &capacity)
 {
+    uint64_t budget = capacity.bytes;
+    std::string ceiling_note;
+    if (capacity.reported_free && *capacity.reported_free / capacity_granule * capacity_granule < budget) {
+        budget = *capacity.reported_free / capacity_granule * capacity_granule;
+        ceiling_note = fmt::format(", stopping at the {} {}", format_size(budget), capacity.free_source);
+    }
     LatencyPlan plan;
     uint64_t factor = 4, largest = 4ull << 30;
     switch (options.suite) {
@@ -53,7 +62,7 @@ LatencyPlan plan_latency(const ProbeOptions &options, uint64_t budget)
     // The largest size always, so 1 GiB (or the whole budget) is measured too.
     largest = largest / smallest * smallest;
     if (!plan.sizes.empty() && plan.sizes.back() < largest) plan.sizes.push_back(largest);
-    plan.size_rule = fmt::format("4 KiB x {}^k, and {}", factor, format_size(largest));
+    plan.size_rule = fmt::format("4 KiB x {}^k, and {}{}", factor, format_size(largest), ceiling_note);
     return plan;
 }
 
@@ -74,7 +83,7 @@ class CapacityAllocLatencyProbe final : public Probe {
     {
         const CapacityBudget budget = plan_capacity_budget(ctx.record, ctx.options);
         if (!budget_suffices(ctx, id(), budget, capacity_granule)) return;
-        const LatencyPlan plan = plan_latency(ctx.options, budget.bytes);
+        const LatencyPlan plan = plan_latency(ctx.options, budget);
         for (std::size_t i = 0; i < plan.sizes.size(); ++i) {
             ctx.progress(fmt::format("allocating {}", format_size(plan.sizes[i])),
                          static_cast<double>(i) / static_cast<double>(plan.sizes.size()));
