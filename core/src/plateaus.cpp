@@ -146,15 +146,28 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
 }
 
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor)
+                   double memory_factor, CurveFigure figure)
 {
+    constexpr double clear_step = 1.15;
+    auto improved_on = [&](std::size_t k) {
+        if (k + 1 >= plateaus.size()) return false;
+        const double here = plateaus[k].level, next = plateaus[k + 1].level;
+        return figure == CurveFigure::bandwidth ? next > here * clear_step
+               : figure == CurveFigure::latency ? next * clear_step < here
+                                                : false;
+    };
     std::size_t next_cache = 0; // levels are used in order, each once
     double largest_cache = 0;
     for (const CacheReach &c : caches)
         largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
+    std::size_t levels = 0; // plateaus that are memory levels, counted for "cache N"
     for (std::size_t k = 0; k < plateaus.size(); ++k) {
         Plateau &p = plateaus[k];
-        p.name = fmt::format("cache {}", k + 1);
+        if (k + 1 < plateaus.size() && improved_on(k)) {
+            p.name = "overhead";
+            continue;
+        }
+        p.name = fmt::format("cache {}", ++levels);
         if (k + 1 == plateaus.size()) {
             if (largest_cache > 0 && largest_x >= memory_factor * largest_cache) p.name = "memory";
             break;

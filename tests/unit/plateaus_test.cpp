@@ -108,3 +108,44 @@ TEST(Plateaus, CountsPrivateCachesOfEveryThreadWhenSharingIsUnknown)
     EXPECT_EQ(p[0].name, "cache 1");
     EXPECT_EQ(p[1].name, "cache 2"); // 64 MiB is not far enough past 32 MiB to be memory
 }
+
+TEST(Plateaus, ABandwidthLevelThatTheNextImprovesOnIsOverheadNotACache)
+{
+    // A device bound by its cost per dispatch at small sizes: bandwidth climbs, then holds.
+    const auto caches = vrb::cache_reach(host_like(), 1);
+    std::vector<vrb::Plateau> p(4);
+    p[0].level = 0.5, p[0].ends_at = 16 << 10;
+    p[1].level = 5, p[1].ends_at = 1 << 20;
+    p[2].level = 20, p[2].ends_at = 40 << 20;
+    p[3].level = 18;
+    vrb::name_plateaus(p, caches, 1 << 30, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(p[0].name, "overhead");
+    EXPECT_EQ(p[1].name, "overhead");
+    EXPECT_EQ(p[2].name, "L3"); // 40 MiB is the host-like L3's reach; 18 after 20 is within 15 %
+    EXPECT_EQ(p[3].name, "memory");
+}
+
+TEST(Plateaus, ALatencyLevelThatTheNextImprovesOnIsOverheadNotACache)
+{
+    const auto caches = vrb::cache_reach(host_like(), 1);
+    std::vector<vrb::Plateau> p(3);
+    p[0].level = 50, p[0].ends_at = 8 << 10; // a fixed cost spread over few loads
+    p[1].level = 2, p[1].ends_at = 50 << 10;
+    p[2].level = 100;
+    vrb::name_plateaus(p, caches, 1 << 30, 4, vrb::CurveFigure::latency);
+    EXPECT_EQ(p[0].name, "overhead");
+    EXPECT_EQ(p[1].name, "L1");
+    EXPECT_EQ(p[2].name, "memory");
+}
+
+TEST(Plateaus, CountsCacheLevelsPastTheOverheadOnADeviceThatReportsNoCaches)
+{
+    std::vector<vrb::Plateau> p(3);
+    p[0].level = 0.2, p[0].ends_at = 16 << 10;
+    p[1].level = 8, p[1].ends_at = 1 << 20;
+    p[2].level = 4;
+    vrb::name_plateaus(p, {}, 1 << 30, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(p[0].name, "overhead");
+    EXPECT_EQ(p[1].name, "cache 1");
+    EXPECT_EQ(p[2].name, "cache 2");
+}

@@ -145,7 +145,10 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches) 
     nlohmann::json plateaus = nlohmann::json::array();
     if (caches) {
         auto found = find_plateaus(curve);
-        name_plateaus(found, *caches, curve.empty() ? 0 : curve.back().x);
+        const CurveFigure figure = r.metric == "bandwidth" ? CurveFigure::bandwidth
+                                   : r.metric == "latency" ? CurveFigure::latency
+                                                           : CurveFigure::unspecified;
+        name_plateaus(found, *caches, curve.empty() ? 0 : curve.back().x, 4, figure);
         for (const Plateau &p : found)
             plateaus.push_back({{"name", p.name},
                                 {"value", p.level},
