@@ -17,11 +17,10 @@
 #include <set>
 #include <unistd.h>
 
+#include "vrambench_git_commit.h"
+
 #ifndef VRAMBENCH_VERSION
 #define VRAMBENCH_VERSION "0.0.0"
-#endif
-#ifndef VRAMBENCH_GIT_COMMIT
-#define VRAMBENCH_GIT_COMMIT "unknown"
 #endif
 
 namespace vrb {
