@@ -105,6 +105,21 @@ TEST(Cli, AQuickRunWritesAResultSetThatValidates)
     EXPECT_EQ(v.exit_code, 0) << v.err;
 }
 
+TEST(Cli, AResultSetNamesTheCommitTheBinaryWasBuiltFrom)
+{
+    const auto head =
+        run_process({"/usr/bin/env", "git", "-C", VRAMBENCH_SOURCE_DIR, "rev-parse", "--short=12", "HEAD"});
+    if (head.exit_code != 0 || head.out.size() < 12) GTEST_SKIP() << "the sources are not a git checkout";
+    const auto file = temp_dir() / "commit.json";
+    auto args = small_run;
+    args.insert(args.end(), {"-o", file.string()});
+    ASSERT_EQ(vrambench(args).exit_code, 0);
+    const std::string commit = vrb::read_result_file(file)["tool"]["git_commit"];
+    // The build looks the commit up each time it runs, so it is HEAD's ("-dirty" when
+    // tracked files were changed), never the one configure happened to see.
+    EXPECT_EQ(commit.substr(0, 12), head.out.substr(0, 12)) << commit;
+}
+
 TEST(Cli, JsonFormatPutsOnlyJsonOnStdout)
 {
     auto args = small_run;
