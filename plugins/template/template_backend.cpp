@@ -128,11 +128,8 @@ KernelArgs kernel_args(const vrb_operation &op)
     args.src2 = lanes(op.src2, spans.src2 > 0);
     if (indexed) {
         // How far these read src1 depends on indices only the kernel sees, so the kernel
-        // bounds each one by src1_lanes; the offset must leave a whole lane to start from.
-        const uint64_t align = op.kind == VRB_OP_CHASE ? 4 : op.element_bytes;
-        if (!args.src1 || op.src1.offset % align != 0)
-            fail(VRB_ERROR_INVALID_ARGUMENT, "src1 offset " + std::to_string(op.src1.offset) +
-                                                 " is past its buffer or not a multiple of " + std::to_string(align));
+        // bounds each one by src1_lanes; check_operation() has made sure the offset leaves
+        // at least one element.
         args.src1_lanes = (op.src1.buffer->bytes - op.src1.offset) / 4;
     }
     return args;
