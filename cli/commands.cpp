@@ -187,6 +187,7 @@ int cmd_run(const Options &o, int argc, char **argv)
 
     request.discovery = discovery_options(o);
     request.timeout_seconds = o.timeout;
+    if (o.max_seconds > 0) request.max_seconds = o.max_seconds;
     if (!o.output.empty()) request.journal = o.output + ".journal";
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
@@ -289,6 +290,9 @@ void add_commands(CLI::App &app, Options &o)
     add_plugin_option(run, o);
 
     run->add_option("--timeout", o.timeout, "Seconds a backend may go without progress before it is stopped")
+        ->check(CLI::PositiveNumber);
+    run->add_option("--max-seconds", o.max_seconds,
+                    "Bound the whole run: probes that would start past it are listed as skipped")
         ->check(CLI::PositiveNumber);
     for (auto *command : {list, info})
         command->add_option("--timeout", o.timeout, "Seconds a backend may take to describe itself")

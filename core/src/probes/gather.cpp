@@ -52,8 +52,8 @@ class GatherProbe final : public Probe {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
         const uint64_t n = std::min<uint64_t>(stream.bytes / width, most_elements(ctx.options.suite));
-        auto data = ctx.device.allocate(kind, n * width);
-        auto index = ctx.device.allocate(kind, n * 4);
+        auto data = ctx.device.acquire(kind, n * width);
+        auto index = ctx.device.acquire(kind, n * 4);
         fill_random(ctx.device, *data, n * width, seed);
         // Every order reads each element once, so both sum to the same checksum.
         const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, seed, 0, n);

@@ -26,6 +26,9 @@ struct ProbeOptions {
     std::optional<uint32_t> repetitions; // --reps
     Estimator estimator = Estimator::median;
     std::optional<MemoryLimit> memory_limit; // --memory-limit, for probes that allocate much
+    // What is left of the run's --max-seconds when this device starts: a probe that
+    // would start past it is reported as skipped; one that started finishes.
+    std::optional<double> time_budget_seconds;
 };
 
 // Where a probe reports progress: "what it does now" and how far it is.
