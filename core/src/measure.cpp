@@ -13,6 +13,7 @@ std::string_view timer_name(uint32_t timer)
     case VRB_TIMER_DEVICE_EVENTS: return "device-events";
     case VRB_TIMER_DEVICE_TIMESTAMPS: return "device-timestamps";
     case VRB_TIMER_PROFILING_EVENTS: return "profiling-events";
+    case VRB_TIMER_CALIBRATED_TIMESTAMPS: return "calibrated-timestamps";
     default: return "host-monotonic";
     }
 }
