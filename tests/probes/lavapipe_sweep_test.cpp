@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #ifdef VRAMBENCH_VULKAN_MODULE
@@ -28,8 +29,8 @@ TEST(LavapipeSweep, ReadsSixtyFourKibibytesAtLeastTwiceAsFastAsTwoHundredFiftySi
     vrb::ProbeOptions options;
     options.suite = vrb::Suite::quick;
     options.size = uint64_t(256) << 20;
-    // The best of ten runs per point: a busy machine's stalls must not make steps.
-    options.estimator = vrb::Estimator::max;
+    // The median of ten runs per point, the figure a user is shown: a busy machine's
+    // stalls neither make a step nor lift one lucky run of the largest size.
     options.repetitions = 10;
     std::vector<vrb::ProbeResult> results;
     vrb::ProbeContext ctx{*device, record, options, [&](vrb::ProbeResult r) { results.push_back(std::move(r)); }, {}};
@@ -47,6 +48,7 @@ TEST(LavapipeSweep, ReadsSixtyFourKibibytesAtLeastTwiceAsFastAsTwoHundredFiftySi
         if (x == 256 << 20) memory = point.at("value").get<double>();
     }
     ASSERT_GT(memory, 0) << read->dump();
+    std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s, 256 MiB %.2f GB/s\n", in_cache, memory);
     EXPECT_GE(in_cache, 2 * memory) << read->at("points").dump();
     std::string name;
     for (const auto &plateau : read->at("plateaus"))
