@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
 #include <string>
 
 namespace {
@@ -18,6 +19,11 @@ struct Module {
     const char *name;
     const char *file;
 };
+
+void PrintTo(const Module &m, std::ostream *os)
+{
+    *os << m.name;
+}
 
 class PassesCost : public ::testing::TestWithParam<Module> {};
 
