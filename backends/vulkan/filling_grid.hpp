@@ -9,10 +9,12 @@ namespace vrb::vulkan {
 
 struct DeviceUnits {
     bool cpu = false;              // a CPU implementation (lavapipe, SwiftShader)
-    uint32_t cpu_threads = 0;      // its threads: one workgroup each
+    uint32_t cpu_threads = 0;      // its threads: kWorkgroupsPerCpuThread workgroups each
     uint32_t compute_units = 0;    // SMs or CUs, 0: the API does not say
     uint32_t resident_threads = 0; // invocations one unit keeps resident, 0: unknown
 };
+
+inline constexpr uint32_t kWorkgroupsPerCpuThread = 8;
 
 // 0 when nothing says (a GPU without the vendor's core-properties extension): the
 // caller keeps its own bound.

@@ -6,11 +6,11 @@
 namespace vrb::vulkan {
 namespace {
 
-TEST(FillingGroups, is_one_workgroup_per_thread_on_a_cpu_implementation)
+TEST(FillingGroups, is_a_few_workgroups_per_thread_on_a_cpu_implementation)
 {
-    EXPECT_EQ(filling_groups({true, 2, 0, 0}, 8), 2u);
-    EXPECT_EQ(filling_groups({true, 64, 0, 0}, 256), 64u);
-    EXPECT_EQ(filling_groups({true, 0, 0, 0}, 8), 1u) << "a CPU that reports no threads still runs one";
+    EXPECT_EQ(filling_groups({true, 2, 0, 0}, 8), 2u * kWorkgroupsPerCpuThread);
+    EXPECT_EQ(filling_groups({true, 64, 0, 0}, 256), 64u * kWorkgroupsPerCpuThread);
+    EXPECT_EQ(filling_groups({true, 0, 0, 0}, 8), kWorkgroupsPerCpuThread) << "a CPU that reports no threads has one";
 }
 
 TEST(FillingGroups, is_every_unit_times_the_workgroups_it_keeps_resident_on_a_gpu)
