@@ -20,18 +20,23 @@ void compare_lane(uint value, uvec2 lane, inout uint mismatches, inout uvec2 fir
 
 void main()
 {
+    WALK_RANGE;
     uint mismatches = 0u; // one invocation sees fewer than 2^32 lanes per dispatch
+    uint before_last = 0u;
     uvec2 first = NONE;
-    FOR_EACH_ELEMENT(i) {
-        ELEM v = LOAD_SRC1(pc.src1_base + i);
-        uvec2 lane = add64(pc.first_lane, i * uint(WIDTH));
+    FOR_EACH_PASS(p) {
+        if (p + 1u == walk_passes) before_last = mismatches;
+        FOR_EACH_ELEMENT(i) {
+            ELEM v = LOAD_SRC1(pc.src1_base + i);
+            uvec2 lane = add64(pc.first_lane, i * uint(WIDTH));
 #if WIDTH == 1
-        compare_lane(v, lane, mismatches, first);
+            compare_lane(v, lane, mismatches, first);
 #else
-        for (uint k = 0u; k < uint(WIDTH); ++k) compare_lane(v[k], add64(lane, k), mismatches, first);
+            for (uint k = 0u; k < uint(WIDTH); ++k) compare_lane(v[k], add64(lane, k), mismatches, first);
 #endif
+        }
     }
-    uvec2 total = workgroup_sum(uvec2(mismatches, 0u));
+    uvec2 total = workgroup_sum(uvec2(mismatches - before_last, 0u));
     uvec2 lowest = workgroup_min(first);
     if (gl_LocalInvocationID.x == 0u) results[pc.slot + gl_WorkGroupID.x] = uvec4(total, lowest);
 }

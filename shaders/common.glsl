@@ -24,7 +24,7 @@ layout(push_constant, std430) uniform Push {
     uvec2 chain_base;   // where src1.offset is
     uvec2 chain_limit;  // where src1's buffer ends
     uint segment_shift; // log2 of the elements in one segment
-    uint reserved;
+    uint passes;        // times each invocation walks its elements (0 and 1: once)
 } pc;
 
 #ifndef WIDTH
@@ -54,6 +54,13 @@ uvec2 add64(uvec2 a, uvec2 b)
     return uvec2(lo, a.y + b.y + carry);
 }
 
+uvec2 sub64(uvec2 a, uvec2 b)
+{
+    uint borrow;
+    uint lo = usubBorrow(a.x, b.x, borrow);
+    return uvec2(lo, a.y - b.y - borrow);
+}
+
 bool less64(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
 
 // a >> s for 0 <= s < 32.
@@ -75,17 +82,58 @@ uvec2 add_lanes(uvec2 acc, ELEM v)
 #endif
 }
 
-// The loop over a dispatch's elements. On GPUs a grid-stride loop: neighbouring
-// invocations touch neighbouring elements at every step. CPU implementations run a
-// workgroup on one core, so there each workgroup walks its own contiguous block, which
-// the core's prefetchers follow.
-#ifdef CPU_TUNED
-#define FOR_EACH_ELEMENT(i)                                                                   \
-    uint block_ = (pc.count + gl_NumWorkGroups.x - 1u) / gl_NumWorkGroups.x;                \
-    uint end_ = min(gl_WorkGroupID.x * block_ + block_, pc.count);                           \
-    for (uint i = gl_WorkGroupID.x * block_ + gl_LocalInvocationID.x; i < end_; i += LOCAL_SIZE)
+// The lane sum of plugin.h's checksums without a 64-bit add per lane: over at most
+// 65536 lanes, t = the lanes' sum modulo 2^32 and h = the sum of their high 16 bits
+// (exact, below 2^32), one add and one shift-add per lane; flushing then adds the low
+// halves' sum (t - h * 2^16, exact below 2^32) and h * 2^16 to a 64-bit total.
+#define CHUNK_LANES 65536u
+#define CHUNK_ELEMENTS (CHUNK_LANES / uint(WIDTH))
+
+uvec2 chunk_add(uvec2 s, ELEM v)
+{
+#if WIDTH == 1
+    return s + uvec2(v, v >> 16);
+#elif WIDTH == 2
+    return s + uvec2(v.x + v.y, (v.x >> 16) + (v.y >> 16));
 #else
-#define FOR_EACH_ELEMENT(i) for (uint i = gl_GlobalInvocationID.x; i < pc.count; i += gl_NumWorkGroups.x * LOCAL_SIZE)
+    uvec4 h = v >> 16;
+    return s + uvec2(v.x + v.y + v.z + v.w, h.x + h.y + h.z + h.w);
 #endif
+}
+
+uvec2 chunk_flush(uvec2 total, uvec2 s)
+{
+    return add64(add64(total, s.x - (s.y << 16)), uvec2(s.y << 16, s.y >> 16));
+}
+
+// The elements one invocation walks in a dispatch: walk_first, + walk_step ... below
+// walk_end. On GPUs a grid stride: neighbouring invocations touch neighbouring elements
+// at every step. CPU implementations run a workgroup on one core, so there each
+// workgroup walks its own contiguous block, which the core's prefetchers follow.
+#ifdef CPU_TUNED
+#define WALK_RANGE                                                                          \
+    const uint walk_block = (pc.count + gl_NumWorkGroups.x - 1u) / gl_NumWorkGroups.x;      \
+    const uint walk_first = gl_WorkGroupID.x * walk_block + gl_LocalInvocationID.x;         \
+    const uint walk_end = min(gl_WorkGroupID.x * walk_block + walk_block, pc.count);        \
+    const uint walk_step = LOCAL_SIZE;                                                      \
+    const uint walk_passes = max(pc.passes, 1u)
+#else
+#define WALK_RANGE                                                                          \
+    const uint walk_first = gl_GlobalInvocationID.x;                                        \
+    const uint walk_end = pc.count;                                                         \
+    const uint walk_step = gl_NumWorkGroups.x * LOCAL_SIZE;                                 \
+    const uint walk_passes = max(pc.passes, 1u)
+#endif
+
+// Every pass walks the same elements: a small working set is timed in the shader's
+// loop over a cache, not over dispatches (a dispatch costs microseconds, a pass over
+// an L1-sized slice nanoseconds).
+#define FOR_EACH_PASS(p) for (uint p = 0u; p < walk_passes; ++p)
+#define FOR_EACH_ELEMENT(i) for (uint i = walk_first; i < walk_end; i += walk_step)
+// The walk in chunks of at most CHUNK_ELEMENTS, for chunk_add and chunk_flush:
+//   FOR_EACH_CHUNK(i) { uvec2 s = uvec2(0u); FOR_EACH_IN_CHUNK(i) s = chunk_add(s, ..); total = chunk_flush(total, s); }
+#define FOR_EACH_CHUNK(i) for (uint i = walk_first; i < walk_end;)
+#define FOR_EACH_IN_CHUNK(i)                                                                   \
+    for (uint n_ = min(CHUNK_ELEMENTS, (walk_end - i - 1u) / walk_step + 1u); n_ > 0u; --n_, i += walk_step)
 
 #endif

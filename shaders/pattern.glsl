@@ -2,6 +2,7 @@
 // A lane number is 64 bits wide and arrives as uvec2(low, high); every operation is on
 // 32-bit unsigned values and wraps exactly as the C version does, so a lane filled
 // here compares equal to vrb_pattern() on the host. The conformance tests pin this.
+// Needs shr64 from common.glsl.
 #ifndef VRAMBENCH_PATTERN_GLSL
 #define VRAMBENCH_PATTERN_GLSL
 
@@ -11,15 +12,30 @@
 #define VRB_PATTERN_ADDRESS 3u
 #define VRB_PATTERN_RANDOM 4u
 
-uint vrb_pattern_random(uvec2 lane, uint seed)
+#define VRB_PATTERN_BLOCK_LANES 256u
+#define VRB_PATTERN_BLOCK_SHIFT 8u
+
+uint vrb_pattern_block_lane(uint j, uint seed)
 {
-    uint h = lane.x * 0x9e3779b1u + lane.y * 0x85ebca77u + seed;
+    uint h = j * 0x9e3779b1u + seed;
     h ^= h >> 16;
     h *= 0x7feb352du;
     h ^= h >> 15;
     h *= 0x846ca68bu;
     h ^= h >> 16;
     return h;
+}
+
+// The whitening word of the block holding `lane`.
+uint vrb_pattern_whitening_of(uvec2 lane)
+{
+    uvec2 block = shr64(lane, VRB_PATTERN_BLOCK_SHIFT);
+    return block.x * 0x9e3779b1u + block.y * 0x85ebca77u;
+}
+
+uint vrb_pattern_random(uvec2 lane, uint seed)
+{
+    return vrb_pattern_block_lane(lane.x & (VRB_PATTERN_BLOCK_LANES - 1u), seed) ^ vrb_pattern_whitening_of(lane);
 }
 
 uint vrb_pattern(uint pattern, uvec2 lane, uint seed)

@@ -18,7 +18,9 @@ void main()
     // Read before the loop: llvmpipe reloads a push constant at every use inside a loop
     // that stores (the store might alias it), a gather of 8 loads each time.
     const uint dst_base = pc.dst_base, src1_base = pc.src1_base, src2_base = pc.src2_base, scalar = pc.scalar;
-    FOR_EACH_ELEMENT(i) {
+    WALK_RANGE;
+    // Every pass stores again: stores to a buffer are effects no compiler drops.
+    FOR_EACH_PASS(p) FOR_EACH_ELEMENT(i) {
 #if defined(OP_COPY)
         store_dst(dst_base + i, LOAD_SRC1(src1_base + i));
 #elif defined(OP_SCALE)

@@ -62,14 +62,51 @@ template <> __device__ __forceinline__ void store<4>(void *__restrict__ base, ui
     static_cast<uint4 *>(base)[i] = t;
 }
 
-// Lanes are added as 64-bit numbers: a 32-bit sum of lanes would wrap.
-template <int L> __device__ __forceinline__ uint64_t lane_sum(const Lanes<L> &e)
-{
-    uint64_t s = 0;
+// The lane sums of plugin.h's checksums at one add and one shift-add per lane, where
+// a 64-bit add per lane would cost two and hide the caches' speed behind the ALUs:
+// over at most kChunkLanes lanes, `low` is their sum modulo 2^32 and `high` the sum
+// of their high 16 bits (exact: below 2^32); a flush adds the low halves' sum
+// (low - high * 2^16, exact below 2^32) and high * 2^16 to the 64-bit total.
+inline constexpr uint32_t kChunkLanes = 65536;
+
+struct LaneSum {
+    uint64_t total = 0;
+    uint32_t low = 0, high = 0, groups = 0;
+
+    template <int L> __device__ __forceinline__ void add(const Lanes<L> &e)
+    {
 #pragma unroll
-    for (int k = 0; k < L; ++k)
-        s += e.v[k];
-    return s;
+        for (int k = 0; k < L; ++k) {
+            low += e.v[k];
+            high += e.v[k] >> 16;
+        }
+    }
+    __device__ __forceinline__ void flush()
+    {
+        total += uint32_t(low - (high << 16)) + (uint64_t(high) << 16);
+        low = high = groups = 0;
+    }
+    // After each add of at most kUnroll elements of L lanes.
+    template <int L> __device__ __forceinline__ void added()
+    {
+        if (++groups == kChunkLanes / (kUnroll * L)) flush();
+    }
+};
+
+// A reduction's passes: the total runs on over all of them and the answer is the last
+// pass's share, so no pass is dead code a compiler could drop, nor a repeat of the one
+// before that it could hoist. `pass(sum)` walks the thread's items once.
+template <typename Pass> __device__ __forceinline__ uint64_t last_pass_sum(uint32_t passes, Pass pass)
+{
+    LaneSum sum;
+    uint64_t before_last = 0;
+    for (uint32_t p = 0; p < passes; ++p) {
+        sum.flush();
+        if (p + 1 == passes) before_last = sum.total;
+        pass(sum);
+    }
+    sum.flush();
+    return sum.total - before_last;
 }
 
 __device__ __forceinline__ uint64_t global_thread()
@@ -157,8 +194,38 @@ template <typename Kernel> void load_kernel(Kernel kernel)
     if (max_active_blocks(&blocks, kernel, 1, 0) != kSuccess) (void)take_last_error();
 }
 
-// Binds a planned launch of `kernel` to its arguments. `partials` says whether each
-// block leaves a partial result.
+// pattern.h's random lanes for the elements one thread visits, grid-stride. With the
+// grid a multiple of the pattern's block in lanes (every launch here: 256-thread
+// blocks), each of the thread's lanes sits at one place in its block for the whole
+// walk: that place is hashed once, and an element costs a whitening word and an XOR
+// per lane. Any other grid hashes every lane.
+template <int L> struct RandomLanes {
+    uint32_t placed[L];
+    uint32_t seed;
+    bool same_place;
+
+    __device__ RandomLanes(uint64_t first, uint64_t stride, uint32_t s) : seed(s)
+    {
+        same_place = (stride * L) % VRB_PATTERN_BLOCK_LANES == 0;
+#pragma unroll
+        for (int k = 0; k < L; ++k)
+            placed[k] = vrb_pattern_block_lane(uint32_t(first * L + k) % VRB_PATTERN_BLOCK_LANES, s);
+    }
+    __device__ __forceinline__ Lanes<L> operator()(uint64_t i) const
+    {
+        Lanes<L> e;
+        // An element's lanes share a block: L divides the block.
+        const uint32_t white = vrb_pattern_whitening((i * L) >> VRB_PATTERN_BLOCK_SHIFT);
+#pragma unroll
+        for (int k = 0; k < L; ++k)
+            e.v[k] = same_place ? placed[k] ^ white : vrb_pattern_random(i * L + k, seed);
+        return e;
+    }
+};
+
+// Binds a planned launch of `kernel` to its arguments; the kernel's first parameter is
+// the passes each thread makes over its items. `partials` says whether each block
+// leaves a partial result.
 template <typename Kernel, typename... Args>
 PreparedKernel bind_launch(Kernel kernel, LaunchGeometry g, std::size_t shared_bytes, bool partials, const char *what,
                            Args... args)
@@ -166,11 +233,11 @@ PreparedKernel bind_launch(Kernel kernel, LaunchGeometry g, std::size_t shared_b
     PreparedKernel prepared;
     prepared.partial_blocks = partials ? g.blocks : 0;
     if (g.blocks == 0) {
-        prepared.launch = [](StreamHandle) {};
+        prepared.launch = [](StreamHandle, uint32_t) {};
         return prepared;
     }
-    prepared.launch = [=](StreamHandle stream) {
-        kernel<<<g.blocks, g.threads, shared_bytes, stream>>>(args...);
+    prepared.launch = [=](StreamHandle stream, uint32_t passes) {
+        kernel<<<g.blocks, g.threads, shared_bytes, stream>>>(passes, args...);
         check_launch(what);
     };
     return prepared;

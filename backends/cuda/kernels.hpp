@@ -47,8 +47,9 @@ struct DeviceShape {
 // (runtimes load kernels lazily, at their first use), so that nothing but the launch
 // itself happens between a run's events.
 struct PreparedKernel {
-    std::function<void(StreamHandle)> launch; // enqueues one run; throws on a launch error
-    uint32_t partial_blocks = 0;              // blocks that leave partial results
+    // Enqueues one run of `passes` passes, looped inside the kernel; throws on a launch error.
+    std::function<void(StreamHandle, uint32_t passes)> launch;
+    uint32_t partial_blocks = 0; // blocks that leave partial results
 };
 
 PreparedKernel prepare_stream_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape);

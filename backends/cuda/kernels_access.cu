@@ -8,59 +8,67 @@ namespace vrb::gpu {
 namespace {
 
 template <int L>
-__global__ void __launch_bounds__(kThreads) strided_kernel(const void *__restrict__ src, uint64_t count,
-                                                           uint64_t stride_elements, uint64_t *__restrict__ partials)
+__global__ void __launch_bounds__(kThreads)
+    strided_kernel(uint32_t passes, const void *__restrict__ src, uint64_t count, uint64_t stride_elements,
+                   uint64_t *__restrict__ partials)
 {
-    uint64_t acc = 0;
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-            Lanes<L> v[kUnroll];
+    const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+                Lanes<L> v[kUnroll];
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                v[k] = load<L>(src, (i + k * stride) * stride_elements);
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    v[k] = load<L>(src, (i + k * stride) * stride_elements);
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                acc += lane_sum(v[k]);
-        },
-        [&](uint64_t i) { acc += lane_sum(load<L>(src, i * stride_elements)); });
-    const uint64_t total = block_sum(acc);
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    s.add(v[k]);
+                s.template added<L>();
+            },
+            [&](uint64_t i) {
+                s.add(load<L>(src, i * stride_elements));
+                s.template added<L>();
+            });
+    });
+    const uint64_t total = block_sum(sum);
     if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
 // An index past `limit` is reported, not followed: the host turns it into an error.
 template <int L>
 __global__ void __launch_bounds__(kThreads)
-    gather_kernel(const void *__restrict__ src, const uint32_t *__restrict__ index, uint64_t count, uint64_t limit,
-                  uint64_t *__restrict__ partials, uint64_t *words)
+    gather_kernel(uint32_t passes, const void *__restrict__ src, const uint32_t *__restrict__ index, uint64_t count,
+                  uint64_t limit, uint64_t *__restrict__ partials, uint64_t *words)
 {
-    uint64_t acc = 0;
-    auto visit = [&](uint64_t i, uint32_t j, const Lanes<L> &v) {
-        if (j < limit)
-            acc += lane_sum(v);
-        else
-            report_fault(words, i, j);
+    // An index outside src1 adds nothing (its lanes read as zeros) and is reported.
+    auto checked = [&](uint64_t i, uint32_t j) {
+        if (j < limit) return load<L>(src, j);
+        report_fault(words, i, j);
+        return Lanes<L>{};
     };
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-            uint32_t j[kUnroll];
-            Lanes<L> v[kUnroll];
+    const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+                uint32_t j[kUnroll];
+                Lanes<L> v[kUnroll];
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                j[k] = index[i + k * stride];
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    j[k] = index[i + k * stride];
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                v[k] = j[k] < limit ? load<L>(src, j[k]) : Lanes<L>{};
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    v[k] = checked(i + k * stride, j[k]);
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                visit(i + k * stride, j[k], v[k]);
-        },
-        [&](uint64_t i) {
-            const uint32_t j = index[i];
-            visit(i, j, j < limit ? load<L>(src, j) : Lanes<L>{});
-        });
-    const uint64_t total = block_sum(acc);
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    s.add(v[k]);
+                s.template added<L>();
+            },
+            [&](uint64_t i) {
+                s.add(checked(i, index[i]));
+                s.template added<L>();
+            });
+    });
+    const uint64_t total = block_sum(sum);
     if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
@@ -68,16 +76,21 @@ __global__ void __launch_bounds__(kThreads)
 // time per step is the memory's latency at the chain's footprint. Plain loads, so the
 // caches serve them as they would any program's. Only an index that is about to be
 // followed must lie inside the buffer; the final one is the answer, whatever it is.
-__global__ void chase_kernel(const uint32_t *chain, uint64_t steps, uint64_t limit, uint64_t *words)
+// Each pass follows the chain again from index 0.
+__global__ void chase_kernel(uint32_t passes, const uint32_t *chain, uint64_t steps, uint64_t limit, uint64_t *words)
 {
     uint32_t j = 0;
-    for (uint64_t step = 0; step < steps; ++step) {
-        const uint32_t next = chain[j];
-        if (next >= limit && step + 1 < steps) {
-            report_fault(words, step + 1, next);
-            break;
+    for (uint32_t p = 0; p < passes; ++p) {
+        j = 0;
+        for (uint64_t step = 0; step < steps; ++step) {
+            const uint32_t next = chain[j];
+            if (next >= limit && step + 1 < steps) {
+                report_fault(words, step + 1, next);
+                words[3] = j;
+                return;
+            }
+            j = next;
         }
-        j = next;
     }
     words[3] = j;
 }

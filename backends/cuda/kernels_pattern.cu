@@ -16,27 +16,40 @@ template <int L> __device__ __forceinline__ Lanes<L> pattern_element(uint32_t pa
     return e;
 }
 
+template <int L, typename Make>
+__device__ __forceinline__ void fill_passes(uint32_t passes, void *dst, uint64_t count, Make make)
+{
+    for (uint32_t p = 0; p < passes; ++p)
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+#pragma unroll
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    store<L>(dst, i + k * stride, make(i + k * stride));
+            },
+            [&](uint64_t i) { store<L>(dst, i, make(i)); });
+}
+
 template <int L>
 __global__ void __launch_bounds__(kThreads)
-    fill_kernel(void *__restrict__ dst, uint64_t count, uint32_t pattern, uint32_t seed)
+    fill_kernel(uint32_t passes, void *__restrict__ dst, uint64_t count, uint32_t pattern, uint32_t seed)
 {
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-#pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                store<L>(dst, i + k * stride, pattern_element<L>(pattern, i + k * stride, seed));
-        },
-        [&](uint64_t i) { store<L>(dst, i, pattern_element<L>(pattern, i, seed)); });
+    if (pattern == VRB_PATTERN_RANDOM) {
+        const RandomLanes<L> random(global_thread(), grid_threads(), seed);
+        fill_passes<L>(passes, dst, count, random);
+    } else {
+        fill_passes<L>(passes, dst, count, [&](uint64_t i) { return pattern_element<L>(pattern, i, seed); });
+    }
 }
 
 // Per block: how many lanes differ, and the lowest such lane (UINT64_MAX when none).
 template <int L>
 __global__ void __launch_bounds__(kThreads)
-    check_kernel(const void *__restrict__ src, uint64_t count, uint32_t pattern, uint32_t seed,
+    check_kernel(uint32_t passes, const void *__restrict__ src, uint64_t count, uint32_t pattern, uint32_t seed,
                  uint64_t *__restrict__ counts, uint64_t *__restrict__ firsts)
 {
-    uint64_t mismatches = 0;
+    // As in the reductions: the count runs on over the passes, the last pass's share answers.
+    uint64_t mismatches = 0, before_last = 0;
     uint64_t first = ~uint64_t(0);
     auto compare = [&](uint64_t i, const Lanes<L> &e) {
 #pragma unroll
@@ -48,19 +61,22 @@ __global__ void __launch_bounds__(kThreads)
             }
         }
     };
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-            Lanes<L> v[kUnroll];
+    for (uint32_t p = 0; p < passes; ++p) {
+        if (p + 1 == passes) before_last = mismatches;
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+                Lanes<L> v[kUnroll];
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                v[k] = load<L>(src, i + k * stride);
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    v[k] = load<L>(src, i + k * stride);
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                compare(i + k * stride, v[k]);
-        },
-        [&](uint64_t i) { compare(i, load<L>(src, i)); });
-    const uint64_t block_mismatches = block_sum(mismatches);
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    compare(i + k * stride, v[k]);
+            },
+            [&](uint64_t i) { compare(i, load<L>(src, i)); });
+    }
+    const uint64_t block_mismatches = block_sum(mismatches - before_last);
     const uint64_t block_first = block_min(first);
     if (threadIdx.x == 0) {
         counts[blockIdx.x] = block_mismatches;

@@ -9,76 +9,84 @@ namespace {
 
 template <int L>
 __global__ void __launch_bounds__(kThreads)
-    read_kernel(const void *__restrict__ src, uint64_t count, uint64_t *__restrict__ partials)
+    read_kernel(uint32_t passes, const void *__restrict__ src, uint64_t count, uint64_t *__restrict__ partials)
 {
-    uint64_t acc = 0;
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-            Lanes<L> v[kUnroll];
+    const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+                Lanes<L> v[kUnroll];
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                v[k] = load<L>(src, i + k * stride);
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    v[k] = load<L>(src, i + k * stride);
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                acc += lane_sum(v[k]);
-        },
-        [&](uint64_t i) { acc += lane_sum(load<L>(src, i)); });
-    const uint64_t total = block_sum(acc);
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    s.add(v[k]);
+                s.template added<L>();
+            },
+            [&](uint64_t i) {
+                s.add(load<L>(src, i));
+                s.template added<L>();
+            });
+    });
+    const uint64_t total = block_sum(sum);
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// Each product is taken modulo 2^32 before it joins the sum.
+template <int L> __device__ __forceinline__ Lanes<L> products(const Lanes<L> &x, const Lanes<L> &y)
+{
+    Lanes<L> r;
+#pragma unroll
+    for (int k = 0; k < L; ++k)
+        r.v[k] = x.v[k] * y.v[k];
+    return r;
+}
+
+template <int L>
+__global__ void __launch_bounds__(kThreads)
+    dot_kernel(uint32_t passes, const void *__restrict__ a, const void *__restrict__ b, uint64_t count,
+               uint64_t *__restrict__ partials)
+{
+    const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+                Lanes<L> x[kUnroll], y[kUnroll];
+#pragma unroll
+                for (unsigned k = 0; k < kUnroll; ++k) {
+                    x[k] = load<L>(a, i + k * stride);
+                    y[k] = load<L>(b, i + k * stride);
+                }
+#pragma unroll
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    s.add(products(x[k], y[k]));
+                s.template added<L>();
+            },
+            [&](uint64_t i) {
+                s.add(products(load<L>(a, i), load<L>(b, i)));
+                s.template added<L>();
+            });
+    });
+    const uint64_t total = block_sum(sum);
     if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
 template <int L>
 __global__ void __launch_bounds__(kThreads)
-    dot_kernel(const void *__restrict__ a, const void *__restrict__ b, uint64_t count, uint64_t *__restrict__ partials)
+    write_kernel(uint32_t passes, void *__restrict__ dst, uint64_t count, uint32_t seed)
 {
-    // Each product is taken modulo 2^32 before it joins the 64-bit sum.
-    auto products = [](const Lanes<L> &x, const Lanes<L> &y) {
-        uint64_t s = 0;
+    const RandomLanes<L> random(global_thread(), grid_threads(), seed);
+    // Every pass stores again: stores to global memory are effects no compiler drops.
+    for (uint32_t p = 0; p < passes; ++p)
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
 #pragma unroll
-        for (int k = 0; k < L; ++k)
-            s += uint32_t(x.v[k] * y.v[k]);
-        return s;
-    };
-    uint64_t acc = 0;
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-            Lanes<L> x[kUnroll], y[kUnroll];
-#pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k) {
-                x[k] = load<L>(a, i + k * stride);
-                y[k] = load<L>(b, i + k * stride);
-            }
-#pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                acc += products(x[k], y[k]);
-        },
-        [&](uint64_t i) { acc += products(load<L>(a, i), load<L>(b, i)); });
-    const uint64_t total = block_sum(acc);
-    if (threadIdx.x == 0) partials[blockIdx.x] = total;
-}
-
-template <int L> __device__ __forceinline__ Lanes<L> random_element(uint64_t i, uint32_t seed)
-{
-    Lanes<L> e;
-#pragma unroll
-    for (int k = 0; k < L; ++k)
-        e.v[k] = vrb_pattern_random(i * L + k, seed);
-    return e;
-}
-
-template <int L>
-__global__ void __launch_bounds__(kThreads) write_kernel(void *__restrict__ dst, uint64_t count, uint32_t seed)
-{
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-#pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                store<L>(dst, i + k * stride, random_element<L>(i + k * stride, seed));
-        },
-        [&](uint64_t i) { store<L>(dst, i, random_element<L>(i, seed)); });
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    store<L>(dst, i + k * stride, random(i + k * stride));
+            },
+            [&](uint64_t i) { store<L>(dst, i, random(i)); });
 }
 
 // dst = f(a, b) lane by lane; b is read only by the two-input operations.
@@ -114,31 +122,33 @@ template <int L, typename F> __device__ __forceinline__ Lanes<L> apply(const F &
 
 template <int L, typename F>
 __global__ void __launch_bounds__(kThreads)
-    map_kernel(void *__restrict__ dst, const void *__restrict__ a, const void *__restrict__ b, uint64_t count, F f)
+    map_kernel(uint32_t passes, void *__restrict__ dst, const void *__restrict__ a, const void *__restrict__ b,
+               uint64_t count, F f)
 {
-    grid_stride<kUnroll>(
-        count, global_thread(), grid_threads(),
-        [&](uint64_t i, uint64_t stride) {
-            Lanes<L> x[kUnroll], y[kUnroll];
+    for (uint32_t p = 0; p < passes; ++p)
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+                Lanes<L> x[kUnroll], y[kUnroll];
 #pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k) {
-                x[k] = load<L>(a, i + k * stride);
+                for (unsigned k = 0; k < kUnroll; ++k) {
+                    x[k] = load<L>(a, i + k * stride);
+                    if constexpr (F::two_inputs)
+                        y[k] = load<L>(b, i + k * stride);
+                    else
+                        y[k] = x[k];
+                }
+#pragma unroll
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    store<L>(dst, i + k * stride, apply<L>(f, x[k], y[k]));
+            },
+            [&](uint64_t i) {
+                const Lanes<L> x = load<L>(a, i);
                 if constexpr (F::two_inputs)
-                    y[k] = load<L>(b, i + k * stride);
+                    store<L>(dst, i, apply<L>(f, x, load<L>(b, i)));
                 else
-                    y[k] = x[k];
-            }
-#pragma unroll
-            for (unsigned k = 0; k < kUnroll; ++k)
-                store<L>(dst, i + k * stride, apply<L>(f, x[k], y[k]));
-        },
-        [&](uint64_t i) {
-            const Lanes<L> x = load<L>(a, i);
-            if constexpr (F::two_inputs)
-                store<L>(dst, i, apply<L>(f, x, load<L>(b, i)));
-            else
-                store<L>(dst, i, apply<L>(f, x, x));
-        });
+                    store<L>(dst, i, apply<L>(f, x, x));
+            });
 }
 
 template <int L, typename F> PreparedKernel prepare_map(const KernelOp &op, F f, const DeviceShape &shape)

@@ -145,11 +145,9 @@ void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, u
     if (faults)
         check(memset_async(scratch.words, 0, kScratchWords * sizeof(uint64_t), stream), "clearing the fault record");
 
-    // Every pass computes the same answer, so the last one's is the run's.
-    time_runs(device, repetitions, seconds, [&](RunEvents &) {
-        for (uint32_t pass = 0; pass < passes; ++pass)
-            kernel.launch(stream);
-    });
+    // One launch per run: the kernels loop over the passes, each thread walking its
+    // items `passes` times, and answer with the last pass's result.
+    time_runs(device, repetitions, seconds, [&](RunEvents &) { kernel.launch(stream, passes); });
 
     if (faults) {
         std::array<uint64_t, kScratchWords> words{};

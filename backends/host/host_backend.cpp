@@ -96,6 +96,10 @@ Answer execute(vrb_context *ctx, const vrb_operation &op, uint32_t passes)
     const bool streaming = lanes * 4 >= ctx->last_level_cache / 2 && lanes * 4 >= (8u << 20);
     std::vector<uint64_t> partial(pool.size(), 0);
     Answer answer;
+    // Made once per run, not per pass or per worker: it is the random pattern's only hashing.
+    const bool random = op.kind == VRB_OP_WRITE || (op.kind == VRB_OP_FILL && op.pattern == VRB_PATTERN_RANDOM);
+    std::optional<RandomBlock> block;
+    if (random) block.emplace(op.seed);
 
     switch (op.kind) {
     case VRB_OP_READ:
@@ -112,7 +116,7 @@ Answer execute(vrb_context *ctx, const vrb_operation &op, uint32_t passes)
                 switch (op.kind) {
                 case VRB_OP_READ: partial[w] = k.sum(a + r.begin, m); break;
                 case VRB_OP_DOT: partial[w] = k.dot(a + r.begin, b + r.begin, m); break;
-                case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, op.seed, m, streaming); break;
+                case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, *block, m, streaming); break;
                 case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming); break;
                 case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
                 case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
@@ -208,7 +212,7 @@ Answer execute(vrb_context *ctx, const vrb_operation &op, uint32_t passes)
             const Range r = split(lanes, w, n, cache_line_lanes);
             for (uint32_t p = 0; p < passes; ++p) {
                 if (op.pattern == VRB_PATTERN_RANDOM) {
-                    k.random(dst + r.begin, r.begin, op.seed, r.end - r.begin, streaming);
+                    k.random(dst + r.begin, r.begin, *block, r.end - r.begin, streaming);
                     continue;
                 }
                 for (uint64_t i = r.begin; i < r.end; ++i)

@@ -1,26 +1,28 @@
 #include "host_kernels.hpp"
 
-#include <vrambench/pattern.h>
-
 #include <cstring>
 
 namespace vrb::host {
 
 // ------------------------------------------------------------ portable
 
+RandomBlock::RandomBlock(uint32_t seed)
+{
+    for (uint32_t j = 0; j < 2 * VRB_PATTERN_BLOCK_LANES; ++j)
+        lanes[j] = vrb_pattern_block_lane(j % VRB_PATTERN_BLOCK_LANES, seed);
+}
+
 uint64_t sum_portable(const uint32_t *src, uint64_t n)
 {
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    PairSums s;
     uint64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += src[i];
-        s1 += src[i + 1];
-        s2 += src[i + 2];
-        s3 += src[i + 3];
+    for (; i + 2 <= n; i += 2) {
+        uint64_t w;
+        std::memcpy(&w, src + i, sizeof w);
+        s.words += w;
+        s.highs += w >> 32;
     }
-    for (; i < n; ++i)
-        s0 += src[i];
-    return s0 + s1 + s2 + s3;
+    return lane_sum(s) + (i < n ? src[i] : 0);
 }
 
 uint64_t dot_portable(const uint32_t *a, const uint32_t *b, uint64_t n)
@@ -54,10 +56,12 @@ void triad_portable(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint32_
         dst[i] = a[i] + s * b[i];
 }
 
-void random_portable(uint32_t *dst, uint64_t first, uint32_t seed, uint64_t n, bool)
+void random_portable(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64_t n, bool)
 {
-    for (uint64_t i = 0; i < n; ++i)
-        dst[i] = vrb_pattern_random(first + i, seed);
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t lane = first + i;
+        dst[i] = block.lanes[lane % VRB_PATTERN_BLOCK_LANES] ^ vrb_pattern_whitening(lane >> VRB_PATTERN_BLOCK_SHIFT);
+    }
 }
 
 namespace {

@@ -2,9 +2,31 @@
 // Each works on a range of lanes and is called by one worker for its share.
 #pragma once
 
+#include <vrambench/pattern.h>
+
 #include <cstdint>
 
 namespace vrb::host {
+
+// The random pattern's block for one seed (pattern.h), twice over, so that the eight
+// lanes from any place j < 256 in it are read with one load: writers XOR it with each
+// block's whitening word instead of hashing every lane.
+struct RandomBlock {
+    alignas(64) uint32_t lanes[2 * VRB_PATTERN_BLOCK_LANES];
+    explicit RandomBlock(uint32_t seed);
+};
+
+// Lane sums without widening every lane: the lanes are read as 64-bit words (low lane
+// plus 2^32 times high lane) and summed, beside a sum of the high lanes alone; the lane
+// sum modulo 2^64 follows from the two (plugin.h's checksum).
+struct PairSums {
+    uint64_t words = 0; // sum of (low + 2^32 * high), modulo 2^64
+    uint64_t highs = 0; // sum of high lanes, modulo 2^64
+};
+inline uint64_t lane_sum(PairSums s)
+{
+    return s.words + s.highs - (s.highs << 32);
+}
 
 struct Kernels {
     uint64_t (*sum)(const uint32_t *src, uint64_t lanes);
@@ -14,8 +36,8 @@ struct Kernels {
     void (*scale)(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t lanes, bool streaming);
     void (*add)(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint64_t lanes, bool streaming);
     void (*triad)(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint32_t s, uint64_t lanes, bool streaming);
-    // dst[i] = vrb_pattern_random(first_lane + i, seed)
-    void (*random)(uint32_t *dst, uint64_t first_lane, uint32_t seed, uint64_t lanes, bool streaming);
+    // dst[i] = vrb_pattern_random(first_lane + i, seed), `block` made for that seed
+    void (*random)(uint32_t *dst, uint64_t first_lane, const RandomBlock &block, uint64_t lanes, bool streaming);
     const char *name;
 };
 
@@ -31,6 +53,6 @@ void copy_portable(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool stre
 void scale_portable(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t lanes, bool streaming);
 void add_portable(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint64_t lanes, bool streaming);
 void triad_portable(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint32_t s, uint64_t lanes, bool streaming);
-void random_portable(uint32_t *dst, uint64_t first_lane, uint32_t seed, uint64_t lanes, bool streaming);
+void random_portable(uint32_t *dst, uint64_t first_lane, const RandomBlock &block, uint64_t lanes, bool streaming);
 
 } // namespace vrb::host

@@ -17,47 +17,57 @@ namespace {
 // Every kernel peels lanes until the destination is 32-byte aligned, as streaming
 // stores require, and finishes the tail with the portable code.
 
-inline __m256i widen_add(__m256i acc, __m256i v)
-{
-    acc = _mm256_add_epi64(acc, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
-    return _mm256_add_epi64(acc, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
-}
+// The lane sum of pattern.h's checksum at the cost of three vector operations per
+// eight lanes: the 64-bit words and their high halves, added as they are (PairSums).
+struct PairAccumulator {
+    __m256i words = _mm256_setzero_si256();
+    __m256i highs = _mm256_setzero_si256();
+    void add(__m256i v)
+    {
+        words = _mm256_add_epi64(words, v);
+        highs = _mm256_add_epi64(highs, _mm256_srli_epi64(v, 32));
+    }
+};
 
-inline uint64_t horizontal(__m256i a, __m256i b, __m256i c, __m256i d)
+inline uint64_t horizontal(__m256i v)
 {
     alignas(32) uint64_t lanes[4];
-    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes),
-                       _mm256_add_epi64(_mm256_add_epi64(a, b), _mm256_add_epi64(c, d)));
+    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes), v);
     return lanes[0] + lanes[1] + lanes[2] + lanes[3];
+}
+
+inline uint64_t lane_sum_of(const PairAccumulator &a, const PairAccumulator &b)
+{
+    return lane_sum({horizontal(_mm256_add_epi64(a.words, b.words)), horizontal(_mm256_add_epi64(a.highs, b.highs))});
 }
 
 uint64_t sum_avx2(const uint32_t *src, uint64_t n)
 {
-    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+    PairAccumulator a0, a1;
     uint64_t i = 0;
     for (; i + 32 <= n; i += 32) {
         const auto *p = reinterpret_cast<const __m256i *>(src + i);
-        a0 = widen_add(a0, _mm256_loadu_si256(p));
-        a1 = widen_add(a1, _mm256_loadu_si256(p + 1));
-        a2 = widen_add(a2, _mm256_loadu_si256(p + 2));
-        a3 = widen_add(a3, _mm256_loadu_si256(p + 3));
+        a0.add(_mm256_loadu_si256(p));
+        a1.add(_mm256_loadu_si256(p + 1));
+        a0.add(_mm256_loadu_si256(p + 2));
+        a1.add(_mm256_loadu_si256(p + 3));
     }
-    return horizontal(a0, a1, a2, a3) + sum_portable(src + i, n - i);
+    return lane_sum_of(a0, a1) + sum_portable(src + i, n - i);
 }
 
 uint64_t dot_avx2(const uint32_t *a, const uint32_t *b, uint64_t n)
 {
-    __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+    PairAccumulator s0, s1;
     uint64_t i = 0;
     for (; i + 32 <= n; i += 32) {
         const auto *p = reinterpret_cast<const __m256i *>(a + i);
         const auto *q = reinterpret_cast<const __m256i *>(b + i);
-        s0 = widen_add(s0, _mm256_mullo_epi32(_mm256_loadu_si256(p), _mm256_loadu_si256(q)));
-        s1 = widen_add(s1, _mm256_mullo_epi32(_mm256_loadu_si256(p + 1), _mm256_loadu_si256(q + 1)));
-        s2 = widen_add(s2, _mm256_mullo_epi32(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(q + 2)));
-        s3 = widen_add(s3, _mm256_mullo_epi32(_mm256_loadu_si256(p + 3), _mm256_loadu_si256(q + 3)));
+        s0.add(_mm256_mullo_epi32(_mm256_loadu_si256(p), _mm256_loadu_si256(q)));
+        s1.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 1), _mm256_loadu_si256(q + 1)));
+        s0.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(q + 2)));
+        s1.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 3), _mm256_loadu_si256(q + 3)));
     }
-    return horizontal(s0, s1, s2, s3) + dot_portable(a + i, b + i, n - i);
+    return lane_sum_of(s0, s1) + dot_portable(a + i, b + i, n - i);
 }
 
 // Lanes to peel before dst is 32-byte aligned (lanes are 4-byte aligned always).
@@ -144,36 +154,60 @@ void triad_avx2(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint32_t s,
         [&](uint64_t at, uint64_t k) { triad_portable(dst + at, a + at, b + at, s, k, false); });
 }
 
-// vrb_pattern_random on eight lanes; the caller keeps the high half of the lane index
-// constant over a call (ranges are split at multiples of 2^32).
-inline __m256i random8(uint32_t lo, __m256i offsets, __m256i base_mix)
+// pattern.h's random lanes: eight lanes of the block from place j on (the block is
+// stored twice, so j + 7 never runs off it), XORed with the whitening word of each
+// lane's block. One load and one XOR per eight lanes, and a whitening word per block.
+template <bool Streaming> void random_body(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64_t vectors)
 {
-    const __m256i lane = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(lo)), offsets);
-    __m256i h = _mm256_add_epi32(_mm256_mullo_epi32(lane, _mm256_set1_epi32(static_cast<int>(0x9e3779b1u))), base_mix);
-    h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
-    h = _mm256_mullo_epi32(h, _mm256_set1_epi32(0x7feb352d));
-    h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 15));
-    h = _mm256_mullo_epi32(h, _mm256_set1_epi32(static_cast<int>(0x846ca68bu)));
-    return _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
+    const __m256i place = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    uint64_t lane = first;
+    auto *d = reinterpret_cast<__m256i *>(dst);
+    while (vectors > 0) {
+        const uint32_t j = static_cast<uint32_t>(lane % VRB_PATTERN_BLOCK_LANES);
+        const uint64_t number = lane >> VRB_PATTERN_BLOCK_SHIFT;
+        const __m256i white = _mm256_set1_epi32(static_cast<int>(vrb_pattern_whitening(number)));
+        const uint32_t inside = (VRB_PATTERN_BLOCK_LANES - j) / 8; // vectors wholly in this block
+        const uint64_t run = inside < vectors ? inside : vectors;
+        const uint32_t *from = block.lanes + j;
+        for (uint64_t v = 0; v < run; ++v, ++d, from += 8) {
+            const __m256i x = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(from)), white);
+            if constexpr (Streaming)
+                _mm256_stream_si256(d, x);
+            else
+                _mm256_store_si256(d, x);
+        }
+        vectors -= run;
+        lane += run * 8;
+        if (vectors == 0 || (run == inside && (VRB_PATTERN_BLOCK_LANES - j) % 8 == 0)) continue;
+        // One vector straddles two blocks: its first lanes take this block's word.
+        const uint32_t at = j + inside * 8;
+        const __m256i next = _mm256_set1_epi32(static_cast<int>(vrb_pattern_whitening(number + 1)));
+        const __m256i later =
+            _mm256_cmpgt_epi32(place, _mm256_set1_epi32(static_cast<int>(VRB_PATTERN_BLOCK_LANES - 1 - at)));
+        const __m256i x = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(block.lanes + at)),
+                                           _mm256_blendv_epi8(white, next, later));
+        if constexpr (Streaming)
+            _mm256_stream_si256(d, x);
+        else
+            _mm256_store_si256(d, x);
+        ++d;
+        --vectors;
+        lane += 8;
+    }
 }
 
-void random_avx2(uint32_t *dst, uint64_t first, uint32_t seed, uint64_t n, bool streaming)
+void random_avx2(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64_t n, bool streaming)
 {
-    const __m256i offsets = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    while (n > 0) {
-        // Keep lane >> 32 fixed inside one segment.
-        const uint64_t to_boundary = (uint64_t{1} << 32) - (first & 0xffffffffu);
-        const uint64_t k = n < to_boundary ? n : to_boundary;
-        const uint32_t hi = static_cast<uint32_t>(first >> 32);
-        const __m256i base_mix = _mm256_set1_epi32(static_cast<int>(hi * 0x85ebca77u + seed));
-        const uint64_t start = first;
-        elementwise(
-            dst, k, streaming, [&](uint64_t i) { return random8(static_cast<uint32_t>(start + i), offsets, base_mix); },
-            [&](uint64_t at, uint64_t m) { random_portable(dst + at, start + at, seed, m, false); });
-        dst += k;
-        first += k;
-        n -= k;
-    }
+    const uint64_t head = head_lanes(dst, n);
+    random_portable(dst, first, block, head, false);
+    const uint64_t vectors = (n - head) / 8;
+    if (streaming)
+        random_body<true>(dst + head, first + head, block, vectors);
+    else
+        random_body<false>(dst + head, first + head, block, vectors);
+    const uint64_t done = head + vectors * 8;
+    random_portable(dst + done, first + done, block, n - done, false);
+    if (streaming) _mm_sfence();
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "abi_handles.hpp"
 #include "buffer.hpp"
 #include "device.hpp"
+#include "filling_grid.hpp"
 #include "splitting.hpp"
 
 #include <vrambench/pattern.h>
@@ -12,6 +13,7 @@
 #include <bit>
 #include <limits>
 #include <span>
+#include <thread>
 
 namespace vrb::vulkan {
 
@@ -39,6 +41,13 @@ VkFormat texel_format(uint32_t element_bytes)
                                 : VK_FORMAT_R32G32B32A32_UINT;
 }
 
+// The elements one invocation walks in a dispatch of `slice`.
+uint64_t per_invocation(const Slice &slice, uint32_t local_size)
+{
+    const uint64_t invocations = uint64_t(std::max(slice.groups, 1u)) * std::max(local_size, 1u);
+    return (slice.count + invocations - 1) / invocations;
+}
+
 void compute_barrier(VkCommandBuffer commands)
 {
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -46,6 +55,34 @@ void compute_barrier(VkCommandBuffer commands)
     barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                          &barrier, 0, nullptr, 0, nullptr);
+}
+
+DeviceUnits units_of(const PhysicalDevice &d)
+{
+    DeviceUnits units;
+    units.cpu = d.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    units.cpu_threads = std::thread::hardware_concurrency();
+    const uint32_t subgroup = d.has_subgroup && d.subgroup.subgroupSize ? d.subgroup.subgroupSize : 32;
+    if (d.has_sm) {
+        units.compute_units = d.sm.shaderSMCount;
+        units.resident_threads = d.sm.shaderWarpsPerSM * subgroup;
+    } else if (d.has_amd_cores) {
+        const VkPhysicalDeviceShaderCorePropertiesAMD &c = d.amd_cores;
+        units.compute_units = c.shaderEngineCount * c.shaderArraysPerEngineCount * c.computeUnitsPerShaderArray;
+        units.resident_threads = c.simdPerComputeUnit * c.wavefrontsPerSimd * c.wavefrontSize;
+    }
+    return units;
+}
+
+// The device's dispatch shape with at most the workgroups that fill it once: each
+// invocation then walks a longer slice, `passes` times, instead of a small working set
+// being spread over more workgroups than run at once.
+DispatchShape filling_shape(const Device &device)
+{
+    DispatchShape shape = device.shape().dispatch;
+    const uint32_t fill = filling_groups(units_of(device.physical()), shape.local_size);
+    if (fill) shape.max_groups = std::min(shape.max_groups, fill);
+    return shape;
 }
 
 } // namespace
@@ -165,10 +202,11 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
         }
         set_plans_.push_back(std::move(plan));
 
-        for (const Slice &slice : slice_dispatch(piece.count, shape.dispatch)) {
+        for (const Slice &slice : slice_dispatch(piece.count, filling_shape(device_))) {
             Dispatch d;
             d.set = static_cast<uint32_t>(k);
             d.groups = slice.groups;
+            d.iterations = per_invocation(slice, shape.dispatch.local_size);
             PushConstants &p = d.push;
             p.count = narrow(slice.count, "a dispatch's element count");
             p.dst_base = narrow(base[binding::dst] + slice.first, "a dst index");
@@ -270,10 +308,11 @@ void ComputeOperation::plan_gather_or_chase(const vrb_operation &op)
         plan.chain = true;
         plan.windows.assign(1, {segment.buffer.get(), window.offset, segment.buffer_bytes - window.offset});
         set_plans_.push_back(std::move(plan));
-        for (const Slice &slice : slice_dispatch(piece.count, shape.dispatch)) {
+        for (const Slice &slice : slice_dispatch(piece.count, filling_shape(device_))) {
             Dispatch d;
             d.set = static_cast<uint32_t>(k);
             d.groups = slice.groups;
+            d.iterations = per_invocation(slice, shape.dispatch.local_size);
             d.push = common;
             d.push.count = narrow(slice.count, "a dispatch's element count");
             d.push.src2_base = narrow(window.base + slice.first, "an index position");
@@ -351,10 +390,23 @@ void ComputeOperation::write_descriptors(HostBuffer &results)
 void ComputeOperation::record(VkCommandBuffer commands, uint32_t passes) const
 {
     if (dispatches_.empty()) return;
+    passes = std::max(passes, 1u);
+    // The shaders loop over the passes themselves; a dispatch takes as many as keep its
+    // invocations' loops within the device's bound (llvmpipe cuts longer ones short).
+    // CHASE walks one chain per dispatch.
+    uint32_t per_dispatch = 1;
+    if (kind_ != VRB_OP_CHASE) {
+        uint64_t longest = 1;
+        for (const Dispatch &d : dispatches_)
+            longest = std::max(longest, d.iterations + 1);
+        per_dispatch = static_cast<uint32_t>(
+            std::clamp<uint64_t>(device_.shape().dispatch.max_iterations / longest, 1, UINT32_MAX));
+    }
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
     uint32_t bound = UINT32_MAX;
-    for (uint32_t pass = 0; pass < passes; ++pass) {
-        if (pass > 0) compute_barrier(commands);
+    for (uint32_t done = 0; done < passes;) {
+        const uint32_t n = std::min(passes - done, per_dispatch);
+        if (done > 0) compute_barrier(commands);
         for (const Dispatch &d : dispatches_) {
             if (d.barrier_before) compute_barrier(commands);
             if (d.set != bound) {
@@ -362,9 +414,12 @@ void ComputeOperation::record(VkCommandBuffer commands, uint32_t passes) const
                                         nullptr);
                 bound = d.set;
             }
-            vkCmdPushConstants(commands, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof d.push, &d.push);
+            PushConstants push = d.push;
+            push.passes = n;
+            vkCmdPushConstants(commands, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
             vkCmdDispatch(commands, d.groups, 1, 1);
         }
+        done += n;
     }
 }
 

@@ -29,8 +29,9 @@ class ComputeOperation {
     // where the device cannot run it.
     ComputeOperation(Device &device, const vrb_operation &op);
 
-    // One timed run of the operation: `passes` times the whole operation, each pass
-    // after the one before has finished, as kernels follow each other in a stream.
+    // One timed run of the operation: `passes` times the whole operation, the passes
+    // looped inside the shaders (each invocation walks its slice `passes` times), in
+    // as few dispatches as the device's loop bound allows.
     void record(VkCommandBuffer commands, uint32_t passes = 1) const;
 
     // The last run's answer; call after the submission finished. Throws
@@ -45,6 +46,7 @@ class ComputeOperation {
         uint32_t set = 0;
         uint32_t groups = 1;
         bool barrier_before = false;
+        uint64_t iterations = 1; // elements one invocation walks per pass
         PushConstants push;
     };
 

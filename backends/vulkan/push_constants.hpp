@@ -22,7 +22,7 @@ struct PushConstants {
     uint32_t chain_base[2] = {0, 0};
     uint32_t chain_limit[2] = {0, 0};
     uint32_t segment_shift = 0;
-    uint32_t reserved = 0;
+    uint32_t passes = 1; // times each invocation walks its elements in one dispatch
 };
 
 static_assert(sizeof(PushConstants) == 72);

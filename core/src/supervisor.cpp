@@ -4,6 +4,7 @@
 // that finished.
 #include <vrambench/core/runner.hpp>
 #include <vrambench/core/worker.hpp>
+#include <vrambench/pattern.h>
 
 #include <fmt/format.h>
 
@@ -178,7 +179,10 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
     RunOutcome outcome;
     nlohmann::json &doc = outcome.document;
     doc["schema_version"] = schema_version;
-    doc["tool"] = {{"name", "vrambench"}, {"version", VRAMBENCH_VERSION}, {"git_commit", VRAMBENCH_GIT_COMMIT}};
+    doc["tool"] = {{"name", "vrambench"},
+                   {"version", VRAMBENCH_VERSION},
+                   {"git_commit", VRAMBENCH_GIT_COMMIT},
+                   {"pattern_version", VRB_PATTERN_VERSION}};
     doc["run"] = {{"id", run_id()},       {"started", utc_now()},
                   {"finished", nullptr},  {"command_line", request.command_line},
                   {"status", "complete"}, {"suite", to_string(request.options.suite)}};

@@ -21,13 +21,20 @@ uint64_t lanes_per_element(const vrb_operation &op)
 }
 
 // READ and DOT: lanes summed into 64 bits. A GPU kernel sums a grid-stride slice per
-// thread, reduces per work-group, and adds the groups' totals atomically.
+// thread, reduces per work-group, and adds the groups' totals atomically. Widening
+// every lane to 64 bits costs more ALU work than the load it checks, so lanes are
+// taken in pairs as one 64-bit word (low + 2^32 * high) beside a sum of the high
+// lanes; the lane sum modulo 2^64 is words + highs - 2^32 * highs.
 uint64_t sum(const uint32_t *a, uint64_t lanes)
 {
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < lanes; ++i)
-        total += a[i];
-    return total;
+    uint64_t words = 0, highs = 0;
+    uint64_t i = 0;
+    for (; i + 2 <= lanes; i += 2) {
+        words += a[i] | uint64_t(a[i + 1]) << 32;
+        highs += a[i + 1];
+    }
+    const uint64_t odd = i < lanes ? a[i] : 0;
+    return words + highs - (highs << 32) + odd;
 }
 
 uint64_t dot(const uint32_t *a, const uint32_t *b, uint64_t lanes)
@@ -83,6 +90,19 @@ uint64_t chase(const vrb_operation &op, const KernelArgs &args)
     return j;
 }
 
+// WRITE: pattern.h's random lanes, hashed once per place in its block and then only
+// XORed with each block's whitening word, so a store is not waiting on a hash. A GPU
+// thread whose grid stride is a multiple of the block keeps its one place's hash in a
+// register.
+void write_random(uint32_t *dst, uint64_t lanes, uint32_t seed)
+{
+    uint32_t block[VRB_PATTERN_BLOCK_LANES];
+    for (uint32_t j = 0; j < VRB_PATTERN_BLOCK_LANES; ++j)
+        block[j] = vrb_pattern_block_lane(j, seed);
+    for (uint64_t i = 0; i < lanes; ++i)
+        dst[i] = block[i % VRB_PATTERN_BLOCK_LANES] ^ vrb_pattern_whitening(i >> VRB_PATTERN_BLOCK_SHIFT);
+}
+
 // Lane numbers count from the operand's offset, so any range can be filled or checked
 // by itself and the host can recompute any lane without reading the others.
 KernelAnswer check(const vrb_operation &op, const uint32_t *a, uint64_t lanes)
@@ -106,10 +126,7 @@ KernelAnswer launch_kernel(const vrb_operation &op, const KernelArgs &args)
     switch (op.kind) {
     case VRB_OP_READ: answer.checksum = sum(a, lanes); break;
     case VRB_OP_DOT: answer.checksum = dot(a, b, lanes); break;
-    case VRB_OP_WRITE:
-        for (uint64_t i = 0; i < lanes; ++i)
-            dst[i] = vrb_pattern_random(i, op.seed);
-        break;
+    case VRB_OP_WRITE: write_random(dst, lanes, op.seed); break;
     case VRB_OP_COPY:
         for (uint64_t i = 0; i < lanes; ++i)
             dst[i] = a[i];

@@ -3,8 +3,10 @@
 #include "run_process.hpp"
 
 #include <vrambench/core/schema.hpp>
+#include <vrambench/pattern.h>
 
 #include <fmt/format.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -119,6 +121,15 @@ TEST(Cli, AResultSetNamesTheCommitTheBinaryWasBuiltFrom)
     // The build looks the commit up each time it runs, so it is HEAD's ("-dirty" when
     // tracked files were changed), never the one configure happened to see.
     EXPECT_EQ(commit.substr(0, 12), head.out.substr(0, 12)) << commit;
+}
+
+TEST(Cli, AResultSetNamesThePatternVersionItsBuffersAndChecksumsFollowed)
+{
+    const auto file = temp_dir() / "pattern.json";
+    auto args = small_run;
+    args.insert(args.end(), {"-o", file.string()});
+    ASSERT_EQ(vrambench(args).exit_code, 0);
+    EXPECT_EQ(vrb::read_result_file(file)["tool"]["pattern_version"], VRB_PATTERN_VERSION);
 }
 
 TEST(Cli, JsonFormatPutsOnlyJsonOnStdout)

@@ -493,3 +493,32 @@ TEST(Conformance, PassesRepeatTheOperationButAnswerAsOnePass)
         EXPECT_EQ(device.run(chase, 1).output.checksum, 10u);
     });
 }
+
+TEST(Conformance, WriteLeavesNoTwoEqualOrConstant128ByteLinesForMemoryCompressionToShrink)
+{
+    for_each_device_kind([](Device &device, uint32_t kind) {
+        // 4 MiB: 32768 lines, past the 4 KiB pages and the pattern's 1 KiB blocks, from
+        // an offset that puts lane 0 of the operation mid-line.
+        constexpr uint64_t line_lanes = 32, lanes = (uint64_t(4) << 20) / 4, offset_lanes = 8;
+        auto a = device.allocate(kind, (lanes + offset_lanes) * 4);
+        for (uint32_t width : widths) {
+            SCOPED_TRACE("width " + std::to_string(width));
+            vrb_operation write = make_op(VRB_OP_WRITE, width, lanes * 4 / width);
+            write.seed = 0; // the seed whose block starts with a zero lane
+            write.dst = {a->handle(), offset_lanes * 4};
+            device.run(write, 1);
+            const auto v = download(*a, lanes + offset_lanes);
+            std::vector<std::vector<uint32_t>> lines;
+            for (uint64_t at = 0; at + line_lanes <= v.size(); at += line_lanes)
+                lines.emplace_back(v.begin() + static_cast<std::ptrdiff_t>(at),
+                                   v.begin() + static_cast<std::ptrdiff_t>(at + line_lanes));
+            uint64_t constant = 0;
+            for (const auto &line : lines)
+                if (std::all_of(line.begin(), line.end(), [&](uint32_t x) { return x == line[0]; })) ++constant;
+            EXPECT_EQ(constant, 0u);
+            const uint64_t total = lines.size();
+            std::sort(lines.begin(), lines.end());
+            EXPECT_EQ(std::unique(lines.begin(), lines.end()) - lines.begin(), static_cast<std::ptrdiff_t>(total));
+        }
+    });
+}

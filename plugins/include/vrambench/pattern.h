@@ -26,16 +26,52 @@ typedef enum vrb_pattern_kind {
 
 #define VRB_PATTERN_COUNT 5
 
-/* A 32-bit mixer (xorshift-multiply finaliser) over the lane index and the seed. */
-VRB_PATTERN_FN uint32_t vrb_pattern_random(uint64_t lane, uint32_t seed)
+/*
+ * Version of the data this header defines and of the checksums plugin.h defines over
+ * it; result sets carry it, so figures and answers from different versions are never
+ * mistaken for each other. 2: the random pattern is a whitened block (below).
+ */
+#define VRB_PATTERN_VERSION 2
+
+/*
+ * The random pattern is a block of VRB_PATTERN_BLOCK_LANES random lanes, the same for
+ * every block of a buffer, each block XORed with its own whitening word:
+ *
+ *   lane = block * VRB_PATTERN_BLOCK_LANES + j
+ *   vrb_pattern_random(lane, seed) = vrb_pattern_block_lane(j, seed) ^ vrb_pattern_whitening(block)
+ *
+ * A writer computes the block once (a table on a CPU; one word per thread on a GPU,
+ * whose grid strides by a multiple of the block) and pays one XOR per lane plus one
+ * whitening word per block or element, where a hash per lane would hide the memory's
+ * speed behind the ALUs. It stays incompressible: the block is random, so no 128-byte
+ * line inside it repeats or is constant, and the whitening word is a bijection of the
+ * block number below 2^32 blocks (4 TiB), so the same line in two blocks differs too.
+ */
+#define VRB_PATTERN_BLOCK_LANES 256u
+#define VRB_PATTERN_BLOCK_SHIFT 8u
+
+/* A 32-bit mixer (xorshift-multiply finaliser) over a lane's place in the block and the seed. */
+VRB_PATTERN_FN uint32_t vrb_pattern_block_lane(uint32_t j, uint32_t seed)
 {
-    uint32_t h = (uint32_t)lane * 0x9e3779b1u + (uint32_t)(lane >> 32) * 0x85ebca77u + seed;
+    uint32_t h = j * 0x9e3779b1u + seed;
     h ^= h >> 16;
     h *= 0x7feb352du;
     h ^= h >> 15;
     h *= 0x846ca68bu;
     h ^= h >> 16;
     return h;
+}
+
+/* The word that whitens block `block`: odd multipliers, so distinct below 2^32 blocks. */
+VRB_PATTERN_FN uint32_t vrb_pattern_whitening(uint64_t block)
+{
+    return (uint32_t)block * 0x9e3779b1u + (uint32_t)(block >> 32) * 0x85ebca77u;
+}
+
+VRB_PATTERN_FN uint32_t vrb_pattern_random(uint64_t lane, uint32_t seed)
+{
+    return vrb_pattern_block_lane((uint32_t)lane & (VRB_PATTERN_BLOCK_LANES - 1u), seed) ^
+           vrb_pattern_whitening(lane >> VRB_PATTERN_BLOCK_SHIFT);
 }
 
 VRB_PATTERN_FN uint32_t vrb_pattern(uint32_t pattern, uint64_t lane, uint32_t seed)
