@@ -169,12 +169,6 @@ inline auto native(CopyKind k)
     return VRB_GPU_API(MemcpyDefault);
 }
 
-// A copy on the legacy default stream, which does not order against the backend's
-// non-blocking streams: only for memory no queued work touches.
-inline Error copy(void *dst, const void *src, std::size_t bytes, CopyKind k)
-{
-    return VRB_GPU_API(Memcpy)(dst, src, bytes, native(k));
-}
 inline Error copy_async(void *dst, const void *src, std::size_t bytes, CopyKind k, StreamHandle s)
 {
     return VRB_GPU_API(MemcpyAsync)(dst, src, bytes, native(k), s);

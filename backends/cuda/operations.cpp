@@ -112,12 +112,16 @@ KernelOp resolve(const vrb_operation &op)
     return k;
 }
 
-std::vector<uint64_t> download_words(const uint64_t *device_words, std::size_t count)
+// On the stream the kernels ran on, as every copy of the module is: the legacy stream
+// does not order itself after a non-blocking one.
+std::vector<uint64_t> download_words(const uint64_t *device_words, std::size_t count, StreamHandle stream)
 {
     std::vector<uint64_t> words(count);
-    if (count > 0)
-        check(copy(words.data(), device_words, count * sizeof(uint64_t), CopyKind::device_to_host),
+    if (count > 0) {
+        check(copy_async(words.data(), device_words, count * sizeof(uint64_t), CopyKind::device_to_host, stream),
               "reading the kernels' results");
+        check(stream_synchronize(stream), "waiting for the kernels' results");
+    }
     return words;
 }
 
@@ -151,19 +155,19 @@ void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, u
 
     if (faults) {
         std::array<uint64_t, kScratchWords> words{};
-        const std::vector<uint64_t> read = download_words(scratch.words, kScratchWords);
+        const std::vector<uint64_t> read = download_words(scratch.words, kScratchWords, stream);
         std::copy(read.begin(), read.end(), words.begin());
         check_faults(op, k, words);
         if (op.kind == VRB_OP_CHASE) out.checksum = op.count > 0 ? words[3] : 0;
     }
     const uint32_t blocks = kernel.partial_blocks;
     if (blocks == 0) return;
-    const std::vector<uint64_t> partials = download_words(scratch.partial_a, blocks);
+    const std::vector<uint64_t> partials = download_words(scratch.partial_a, blocks, stream);
     uint64_t total = 0; // modulo 2^64, as the ABI defines every sum
     for (uint64_t p : partials)
         total += p;
     if (op.kind == VRB_OP_CHECK) {
-        const std::vector<uint64_t> firsts = download_words(scratch.partial_b, blocks);
+        const std::vector<uint64_t> firsts = download_words(scratch.partial_b, blocks, stream);
         out.mismatches = total;
         out.first_mismatch = total > 0 ? *std::min_element(firsts.begin(), firsts.end()) : 0;
     } else {
