@@ -223,6 +223,22 @@ template <int L> struct RandomLanes {
     }
 };
 
+// Stores make(i) to every element the thread visits, `passes` times: stores to global
+// memory are effects no compiler drops, so every pass stores again.
+template <int L, typename Make>
+__device__ __forceinline__ void store_passes(uint32_t passes, void *dst, uint64_t count, Make make)
+{
+    for (uint32_t p = 0; p < passes; ++p)
+        grid_stride<kUnroll>(
+            count, global_thread(), grid_threads(),
+            [&](uint64_t i, uint64_t stride) {
+#pragma unroll
+                for (unsigned k = 0; k < kUnroll; ++k)
+                    store<L>(dst, i + k * stride, make(i + k * stride));
+            },
+            [&](uint64_t i) { store<L>(dst, i, make(i)); });
+}
+
 // Binds a planned launch of `kernel` to its arguments; the kernel's first parameter is
 // the passes each thread makes over its items. `partials` says whether each block
 // leaves a partial result.

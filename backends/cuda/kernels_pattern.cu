@@ -16,29 +16,15 @@ template <int L> __device__ __forceinline__ Lanes<L> pattern_element(uint32_t pa
     return e;
 }
 
-template <int L, typename Make>
-__device__ __forceinline__ void fill_passes(uint32_t passes, void *dst, uint64_t count, Make make)
-{
-    for (uint32_t p = 0; p < passes; ++p)
-        grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
-            [&](uint64_t i, uint64_t stride) {
-#pragma unroll
-                for (unsigned k = 0; k < kUnroll; ++k)
-                    store<L>(dst, i + k * stride, make(i + k * stride));
-            },
-            [&](uint64_t i) { store<L>(dst, i, make(i)); });
-}
-
 template <int L>
 __global__ void __launch_bounds__(kThreads)
     fill_kernel(uint32_t passes, void *__restrict__ dst, uint64_t count, uint32_t pattern, uint32_t seed)
 {
     if (pattern == VRB_PATTERN_RANDOM) {
         const RandomLanes<L> random(global_thread(), grid_threads(), seed);
-        fill_passes<L>(passes, dst, count, random);
+        store_passes<L>(passes, dst, count, random);
     } else {
-        fill_passes<L>(passes, dst, count, [&](uint64_t i) { return pattern_element<L>(pattern, i, seed); });
+        store_passes<L>(passes, dst, count, [&](uint64_t i) { return pattern_element<L>(pattern, i, seed); });
     }
 }
 

@@ -76,17 +76,7 @@ template <int L>
 __global__ void __launch_bounds__(kThreads)
     write_kernel(uint32_t passes, void *__restrict__ dst, uint64_t count, uint32_t seed)
 {
-    const RandomLanes<L> random(global_thread(), grid_threads(), seed);
-    // Every pass stores again: stores to global memory are effects no compiler drops.
-    for (uint32_t p = 0; p < passes; ++p)
-        grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
-            [&](uint64_t i, uint64_t stride) {
-#pragma unroll
-                for (unsigned k = 0; k < kUnroll; ++k)
-                    store<L>(dst, i + k * stride, random(i + k * stride));
-            },
-            [&](uint64_t i) { store<L>(dst, i, random(i)); });
+    store_passes<L>(passes, dst, count, RandomLanes<L>(global_thread(), grid_threads(), seed));
 }
 
 // dst = f(a, b) lane by lane; b is read only by the two-input operations.
