@@ -27,10 +27,10 @@ class StrideProbe final : public Probe {
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
-        // A quarter of the stream size: past the caches, and a stride-1 run stays short.
-        const uint64_t bytes = std::max<uint64_t>(stream.bytes / 4 / 4096 * 4096, 4096);
-        const uint64_t elements = bytes / width;
+        const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
         const std::vector<uint64_t> strides = stride_plan(ctx.options.suite, width);
+        const uint64_t bytes = stride_span(footprint, strides.back(), width);
+        const uint64_t elements = bytes / width;
         for (uint64_t s : strides)
             check_stride(s, elements);
         auto src = ctx.device.allocate(kind, bytes);
@@ -42,15 +42,17 @@ class StrideProbe final : public Probe {
             const uint64_t s = strides[i];
             ctx.progress(fmt::format("stride {}", s), static_cast<double>(i) / strides.size());
             ProbeResult point = make_result(ctx, id());
-            // The whole buffer's span, every s-th element.
-            vrb_operation op = make_operation(VRB_OP_STRIDED_READ, width, (elements - 1) / s + 1);
+            // Every s-th element, as many as the footprint needs and the buffer holds.
+            const uint64_t count = stride_count(footprint.bytes, s, width, elements);
+            vrb_operation op = make_operation(VRB_OP_STRIDED_READ, width, count);
             op.stride = s;
             op.src1 = {src->handle(), 0};
-            nlohmann::json detail = {{"elements_read", op.count}};
+            const uint64_t touched = stride_footprint(count, s, width);
+            nlohmann::json detail = {{"elements_read", op.count}, {"footprint_bytes", touched}};
             try {
                 const PointTiming t = time_point(ctx.device, op, stream.warmups, stream.reps, target);
                 set_bandwidth(point, t.timing, bytes_moved(VRB_OP_STRIDED_READ, width, op.count).total() * t.passes,
-                              ctx);
+                              ctx, touched);
                 detail["passes"] = t.passes;
                 const uint64_t want = reference_strided_sum(seed, s, op.count);
                 if (t.timing.output.checksum != want)
@@ -71,7 +73,9 @@ class StrideProbe final : public Probe {
                         {"memory_kind", ctx.record.kinds.at(kind).name},
                         {"warmups", stream.warmups},
                         {"repetitions", stream.reps},
-                        {"size_rule", stream.size_rule}};
+                        {"footprint_bytes", footprint.bytes},
+                        {"size_rule", footprint.size_rule},
+                        {"size_reason", footprint.reason}};
         r.byte_counting = fmt::format("{}, per pass, times the passes each run made: the bytes the program uses, "
                                       "not the cache lines the memory moves",
                                       counting_rule(VRB_OP_STRIDED_READ));

@@ -42,7 +42,7 @@ class SweepProbe final : public Probe {
         auto dst = ctx.device.allocate(kind, sizes.back());
         fill_random(ctx.device, *src, sizes.back(), seed_src);
 
-        const auto caches = cache_reach(ctx.record.info, std::max<uint32_t>(ctx.record.info.compute_units, 1));
+        const auto caches = plan_caches(ctx.record, std::max<uint32_t>(ctx.record.info.compute_units, 1));
         const Pace pace{plan.warmups, plan.reps, plan.target_seconds};
         constexpr std::array<vrb_op_kind, 3> ops{VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY};
         std::size_t step = 0;
@@ -73,7 +73,8 @@ class SweepProbe final : public Probe {
                             {"memory_kind", ctx.record.kinds.at(kind).name},
                             {"warmups", plan.warmups},
                             {"repetitions", plan.reps},
-                            {"size_rule", plan.size_rule}};
+                            {"size_rule", plan.size_rule},
+                            {"size_reason", plan.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made; the working set is every "
                                           "buffer byte the operation touches (a copy's source and destination)",
                                           counting_rule(op));

@@ -26,6 +26,7 @@ struct ProbeOptions {
     std::optional<uint32_t> repetitions; // --reps
     Estimator estimator = Estimator::median;
     std::optional<MemoryLimit> memory_limit; // --memory-limit, for probes that allocate much
+    std::optional<uint64_t> llc;             // --llc: the last-level cache, over the API and the table
 };
 
 // Where a probe reports progress: "what it does now" and how far it is.
