@@ -2,6 +2,7 @@
 // so the cost of a misaligned start shows.
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
@@ -20,6 +21,11 @@ class AlignmentProbe final : public Probe {
   public:
     std::string_view id() const override { return "pattern.alignment"; }
     std::string_view summary() const override { return "read and copy bandwidth with the base offset by 0..256 bytes"; }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_alignment_probe(device, options);
+    }
 
     void run(ProbeContext &ctx) const override
     {

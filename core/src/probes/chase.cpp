@@ -4,6 +4,7 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/operation.hpp>
@@ -39,6 +40,11 @@ class ChaseProbe final : public Probe {
     std::string_view summary() const override
     {
         return "dependent-load latency against working-set size (one thread, a random cyclic chain)";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_chase_probe(device, options);
     }
 
     void run(ProbeContext &ctx) const override

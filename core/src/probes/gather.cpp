@@ -3,6 +3,7 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/reference.hpp>
@@ -41,6 +42,11 @@ class GatherProbe final : public Probe {
     std::string_view summary() const override
     {
         return "bandwidth of reads through an index buffer: sequential against random indices";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_gather_probe(device, options);
     }
 
     void run(ProbeContext &ctx) const override

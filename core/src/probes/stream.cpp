@@ -1,6 +1,7 @@
 // bandwidth.stream: the STREAM family (read, write, copy, scale, add, triad, dot) at a
 // size well past the last-level cache, every result verified on the host.
 #include "curve.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/measure.hpp>
@@ -29,6 +30,11 @@ class StreamProbe final : public Probe {
     std::string_view summary() const override
     {
         return "read, write, copy, scale, add, triad and dot bandwidth past the last-level cache";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_stream_probe(device, options);
     }
 
     void run(ProbeContext &ctx) const override

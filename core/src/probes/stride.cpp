@@ -3,6 +3,7 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/sizes.hpp>
@@ -22,6 +23,11 @@ class StrideProbe final : public Probe {
   public:
     std::string_view id() const override { return "pattern.stride"; }
     std::string_view summary() const override { return "read bandwidth against stride, 1 element to past a page"; }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_stride_probe(device, options);
+    }
 
     void run(ProbeContext &ctx) const override
     {

@@ -2,6 +2,7 @@
 // KiB to well past the last cache, with the plateaus each cache level and memory make.
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_point.hpp"
 
 #include <vrambench/core/sizes.hpp>
@@ -23,6 +24,11 @@ class SweepProbe final : public Probe {
     std::string_view summary() const override
     {
         return "read, write and copy bandwidth against working-set size, with the cache plateaus named";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_sweep_probe(device, options);
     }
 
     void run(ProbeContext &ctx) const override
