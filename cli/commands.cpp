@@ -2,6 +2,7 @@
 
 #include <vrambench/core/backend.hpp>
 #include <vrambench/core/peak.hpp>
+#include <vrambench/core/plan.hpp>
 #include <vrambench/core/registry.hpp>
 #include <vrambench/core/report.hpp>
 #include <vrambench/core/result_index.hpp>
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -171,6 +173,50 @@ int cmd_peak(const Options &o)
     return 0;
 }
 
+// `run --plan`: the devices as their workers describe them (no buffer is allocated),
+// each planned with the probes and options the run would use.
+int cmd_plan(const Options &o, const RunRequest &request)
+{
+    const auto probes = select_probes(request.probes);
+    const nlohmann::json backends = describe_backends_in_workers(request.discovery, request.timeout_seconds);
+    nlohmann::json plans = nlohmann::json::array();
+    std::string text;
+    double seconds = 0;
+    std::size_t devices = 0;
+    for (const auto &b : backends) {
+        const std::string name = b["name"].get<std::string>();
+        const bool wanted_backend =
+            request.backends.empty() ||
+            std::find(request.backends.begin(), request.backends.end(), name) != request.backends.end();
+        for (const auto &d : b.value("devices", nlohmann::json::array())) {
+            const std::string id = d.value("id", "");
+            const bool wanted = request.devices.empty() ? wanted_backend
+                                                        : std::find(request.devices.begin(), request.devices.end(),
+                                                                    id) != request.devices.end();
+            if (!wanted || b["state"] != "available") continue;
+            if (d.contains("error")) throw RunError(fmt::format("{}: {}", id, d["error"].get<std::string>()));
+            DeviceRecord record = device_record_from_json(d);
+            record.llc_option = request.options.llc;
+            const DevicePlan plan = plan_device(record, probes, request.options);
+            plans.push_back(to_json(plan));
+            text += (devices++ ? "\n" : "") + plan_text(plan);
+            seconds += plan.seconds;
+        }
+    }
+    if (devices == 0)
+        throw RunError("no device to plan for: none of the backends asked for is available (see vrambench list)");
+    if (o.format == "json")
+        write_stdout(
+            nlohmann::json(
+                {{"suite", to_string(request.options.suite)}, {"devices", plans}, {"estimate_seconds", seconds}})
+                .dump(2) +
+            "\n");
+    else
+        write_stdout(text + fmt::format("\nestimated duration of the run: {:.1f} s ({} device{})\n", seconds, devices,
+                                        devices == 1 ? "" : "s"));
+    return 0;
+}
+
 int cmd_run(const Options &o, int argc, char **argv)
 {
     RunRequest request;
@@ -182,11 +228,17 @@ int cmd_run(const Options &o, int argc, char **argv)
     if (!o.size.empty()) request.options.size = parse_size(o.size);
     if (o.reps > 0) request.options.repetitions = static_cast<uint32_t>(o.reps);
     if (!o.memory_limit.empty()) request.options.memory_limit = parse_memory_limit(o.memory_limit);
+    if (!o.llc.empty()) request.options.llc = parse_size(o.llc);
     request.command_line.assign(argv, argv + argc);
-    check_output_path(o.output);
-
     request.discovery = discovery_options(o);
     request.timeout_seconds = o.timeout;
+    if (o.plan) {
+        if (o.format == "csv") throw UsageError("--plan prints a table or JSON (--format table or json), not CSV");
+        if (!o.output.empty()) throw UsageError("--plan measures nothing, so there is no result set for --output");
+        return cmd_plan(o, request);
+    }
+    check_output_path(o.output);
+
     if (!o.output.empty()) request.journal = o.output + ".journal";
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
@@ -283,6 +335,11 @@ void add_commands(CLI::App &app, Options &o)
         ->check(CLI::IsMember({"median", "min", "max", "mean"}));
     run->add_option("--memory-limit", o.memory_limit,
                     "Most memory the capacity probes may take: bytes (8G) or a share of free memory (50%)");
+    run->add_option("--llc", o.llc,
+                    "The last-level cache size to plan sizes from, over what the API and the device table say: 256M");
+    run->add_flag("--plan", o.plan,
+                  "Print every probe's sizes, the rule that chose them, the peak and an estimated duration; "
+                  "measure nothing");
     run->add_option("-o,--output", o.output, "Also write the result set (JSON) to this file");
     run->add_option("--format", o.format, "What stdout carries: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));

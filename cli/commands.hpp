@@ -21,6 +21,8 @@ struct Options {
     std::string format = "table";
     std::string estimator = "median";
     std::string memory_limit; // "8G" or "50%"; parsed by vrb::parse_memory_limit
+    std::string llc;          // --llc SIZE; parsed by vrb::parse_size
+    bool plan = false;        // --plan: print what would run, measure nothing
     // info / validate
     std::string device;
     std::string file;

@@ -311,7 +311,8 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
         kind.max_allocation_bytes = count_of<uint64_t>(k, "max_allocation_bytes").value_or(0);
         d.kinds.push_back(kind);
     }
-    for (const auto &[key, value] : j.value("properties", nlohmann::json::object()).items()) {
+    const nlohmann::json properties = j.value("properties", nlohmann::json::object());
+    for (const auto &[key, value] : properties.items()) {
         if (i.property_count >= VRB_MAX_PROPERTIES || !value.is_string()) continue;
         vrb_property &p = i.properties[i.property_count++];
         std::snprintf(p.key, sizeof p.key, "%s", key.c_str());

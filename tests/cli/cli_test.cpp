@@ -266,3 +266,33 @@ TEST(Cli, HelpDocumentsTheExitCodes)
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_NE(r.out.find("4 a result failed verification"), std::string::npos) << r.out;
 }
+
+TEST(Cli, PlanPrintsEveryProbesSizesAndAnEstimateWithoutMeasuring)
+{
+    const auto r = vrambench({"run", "--backend", "host", "--suite", "quick", "--plan"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char *want : {"host:0", "last-level cache:", "peak:", "bandwidth.sweep", "latency.chase",
+                             "to_bytes=", "estimated duration of the run:"})
+        EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
+TEST(Cli, PlanAsJsonGivesTheSameFiguresAsData)
+{
+    const auto r =
+        vrambench({"run", "--backend", "host", "--suite", "quick", "--plan", "--format", "json", "--llc", "8M"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto plan = nlohmann::json::parse(r.out);
+    ASSERT_EQ(plan["devices"].size(), 1u);
+    const auto &device = plan["devices"][0];
+    EXPECT_EQ(device["last_level_cache"]["source"], "option");
+    EXPECT_EQ(device["last_level_cache"]["bytes"], 8u << 20);
+    EXPECT_GT(plan["estimate_seconds"].get<double>(), 0);
+    EXPECT_GE(device["probes"].size(), 7u);
+}
+
+TEST(Cli, RefusesABadLlcAndAPlanItCannotWrite)
+{
+    expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "--llc", "lots"}), "lots");
+    expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "--format", "csv"}), "--plan");
+    expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "-o", "x.json"}), "--plan");
+}
