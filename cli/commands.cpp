@@ -167,8 +167,16 @@ int cmd_peak(const Options &o)
     if (by_rate == by_clock)
         throw UsageError("peak needs exactly one of --data-rate-gbps (datasheet, per pin) or --memory-clock-mhz "
                          "(as a runtime reports it)");
-    const PeakBandwidth peak = by_rate ? peak_from_data_rate(o.data_rate_gbps, o.bus_bits)
-                                       : peak_from_reported_clock(o.memory_clock_mhz, o.bus_bits);
+    std::optional<MemoryType> memory;
+    for (const MemoryType type : {MemoryType::gddr6, MemoryType::gddr6x, MemoryType::hbm2, MemoryType::hbm2e,
+                                  MemoryType::hbm3, MemoryType::hbm3e})
+        if (o.memory_type == to_string(type)) memory = type;
+    if (!o.memory_type.empty() && !memory)
+        throw UsageError(
+            fmt::format("unknown memory type '{}': GDDR6, GDDR6X, HBM2, HBM2e, HBM3 or HBM3e", o.memory_type));
+    const PeakBandwidth peak =
+        by_rate ? peak_from_data_rate(o.data_rate_gbps, o.bus_bits)
+                : peak_from_clock(o.memory_clock_mhz, o.bus_bits, clock_convention(o.runtime, memory));
     write_stdout(fmt::format("{:.1f} GB/s\n  convention: {}\n", peak.gb_per_s, peak.convention));
     return 0;
 }
@@ -368,6 +376,10 @@ void add_commands(CLI::App &app, Options &o)
     peak->add_option("--data-rate-gbps", o.data_rate_gbps, "Per-pin data rate in Gbit/s, as datasheets give it");
     peak->add_option("--memory-clock-mhz", o.memory_clock_mhz, "Memory clock in MHz, as CUDA, HIP or NVML report it");
     peak->add_option("--bus-bits", o.bus_bits, "Memory bus width in bits")->required();
+    peak->add_option("--runtime", o.runtime, "The runtime that reported the clock: CUDA or HIP")
+        ->check(CLI::IsMember({"CUDA", "HIP"}));
+    peak->add_option("--memory-type", o.memory_type,
+                     "The memory the clock drives (HIP reports HBM3 and HBM3e at a quarter of the pin rate)");
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)

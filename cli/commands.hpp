@@ -28,6 +28,7 @@ struct Options {
     std::string file;
     // peak
     double data_rate_gbps = 0, memory_clock_mhz = 0, bus_bits = 0;
+    std::string runtime = "CUDA", memory_type; // which convention a reported clock follows
 };
 
 std::string version_text();

@@ -296,3 +296,15 @@ TEST(Cli, RefusesABadLlcAndAPlanItCannotWrite)
     expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "--format", "csv"}), "--plan");
     expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "-o", "x.json"}), "--plan");
 }
+
+TEST(Cli, PeakReadsHipsHbm3ClockByItsConvention)
+{
+    const auto hbm3 = vrambench(
+        {"peak", "--memory-clock-mhz", "1300", "--bus-bits", "8192", "--runtime", "HIP", "--memory-type", "HBM3"});
+    ASSERT_EQ(hbm3.exit_code, 0) << hbm3.err;
+    EXPECT_NE(hbm3.out.find("5324.8 GB/s"), std::string::npos) << hbm3.out;
+    const auto cuda = vrambench({"peak", "--memory-clock-mhz", "3201", "--bus-bits", "6144"});
+    EXPECT_NE(cuda.out.find("4916.7 GB/s"), std::string::npos) << cuda.out;
+    expect_usage_error(vrambench({"peak", "--memory-clock-mhz", "1300", "--bus-bits", "8192", "--memory-type", "HBM9"}),
+                       "HBM9");
+}
