@@ -67,7 +67,7 @@ TEST(ReleaseCheck, PassesAFreeThatGaveItsMemoryBack)
 
 TEST(ReleaseCheck, SaysUnverifiedAndWhyWhenNothingCanShowIt)
 {
-    const auto small = vrb::capacity::verify_release(4096, 10'000 * MiB, 10'000 * MiB);
+    const auto small = vrb::capacity::verify_release(64 * MiB, 10'000 * MiB, 10'000 * MiB);
     EXPECT_EQ(small.status, vrb::Verification::Status::unverified);
     EXPECT_NE(small.detail.find("below"), std::string::npos) << small.detail;
     const auto unreported = vrb::capacity::verify_release(1024 * MiB, std::nullopt, std::nullopt);
