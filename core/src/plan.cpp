@@ -33,7 +33,8 @@ double estimate_seconds(const Cost &cost, const Throughput &t)
     for (const PlannedRuns &r : cost.runs) {
         const double one = r.bytes / (t.device_gb_per_s * 1e9) + r.cache_loads * t.cache_load_ns * 1e-9 +
                            r.memory_loads * t.memory_load_ns * 1e-9 + t.seconds_per_run;
-        seconds += r.runs * std::max(one, r.floor_seconds);
+        const double calibration = one >= 10 * r.floor_seconds ? std::min(r.calibration, 1.0) : r.calibration;
+        seconds += (r.runs + calibration) * std::max(one, r.floor_seconds);
     }
     return seconds;
 }

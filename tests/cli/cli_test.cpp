@@ -308,3 +308,31 @@ TEST(Cli, PeakReadsHipsHbm3ClockByItsConvention)
     expect_usage_error(vrambench({"peak", "--memory-clock-mhz", "1300", "--bus-bits", "8192", "--memory-type", "HBM9"}),
                        "HBM9");
 }
+
+TEST(Cli, IndexPrintsMemoryLatencyOnlyForAPlateauNamedMemory)
+{
+    const auto folder = temp_dir() / "chase-index";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    // A chase over 64 KiB never leaves the caches: its last plateau is no memory.
+    const auto cached = folder / "cached.json";
+    ASSERT_EQ(vrambench({"run", "--backend", "host", "--suite", "quick", "--probe", "latency.chase", "--size", "64K",
+                         "-o", cached.string()})
+                  .exit_code,
+              0);
+    auto doc = vrb::read_result_file(cached);
+    auto &plateaus = doc["results"][0]["extra"]["curve"]["plateaus"];
+    plateaus = nlohmann::json::array(
+        {{{"name", "L2"}, {"value", 7.0}, {"from", 4096.0}, {"to", 65536.0}, {"ends_at", 65536.0}}});
+    std::ofstream(cached) << doc.dump(2);
+    const auto in_cache = vrambench({"index", folder.string()});
+    ASSERT_EQ(in_cache.exit_code, 0) << in_cache.err;
+    EXPECT_NE(in_cache.out.find("| not reached |"), std::string::npos) << in_cache.out;
+    EXPECT_EQ(in_cache.out.find("7 ns"), std::string::npos) << in_cache.out;
+
+    plateaus[0]["name"] = "memory";
+    plateaus[0]["value"] = 640.0;
+    std::ofstream(cached) << doc.dump(2);
+    const auto in_memory = vrambench({"index", folder.string()});
+    EXPECT_NE(in_memory.out.find("| 640 ns past 4 KiB |"), std::string::npos) << in_memory.out;
+}

@@ -86,6 +86,23 @@ class CapacityAllocLatencyProbe final : public Probe {
         return "time to allocate and to free, from 4 KiB to 1 GiB and more, median of repetitions";
     }
 
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        ProbePlan p = plan_capacity(device, options, 0, 0, "sizes 4 KiB x 4^k (quick 16^k)");
+        if (!p.estimated) return p;
+        const LatencyPlan plan = plan_latency(options, plan_capacity_budget(device, options));
+        p.sizes["array_bytes"] = plan.sizes;
+        p.size_rule = plan.size_rule;
+        for (uint64_t bytes : plan.sizes) {
+            const double b = static_cast<double>(bytes), w = static_cast<double>(std::min(window, bytes));
+            // The first repetition written and checked whole, the others at both ends.
+            p.cost.runs.push_back({2, b, 0, 0, 0});
+            p.cost.runs.push_back({4.0 * plan.reps, w, 0, 0, 0});
+            if (device.info.type == VRB_DEVICE_CPU) p.cost.host_bytes += b * (plan.reps + 1);
+        }
+        return p;
+    }
+
     void run(ProbeContext &ctx) const override
     {
         const CapacityBudget budget = plan_capacity_budget(ctx.record, ctx.options);

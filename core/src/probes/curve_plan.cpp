@@ -149,8 +149,8 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     const uint64_t llc = device.last_level_cache_bytes();
     plan.memory_reach = 4 * llc;
     // Every run loads at least 4 x the last-level cache in distinct lines, so a cache
-    // cannot keep what the previous run loaded; quick stays within 2^18 loads a run.
-    plan.most_steps = quick ? 1u << 18 : std::max<uint64_t>(plan.least_steps, llc ? 4 * llc / line_bytes : 1u << 20);
+    // cannot keep what the previous run loaded; quick stays within 2^17 loads a run.
+    plan.most_steps = quick ? 1u << 17 : std::max<uint64_t>(plan.least_steps, llc ? 4 * llc / line_bytes : 1u << 20);
     if (options.size) {
         if (*options.size < plan.from)
             throw UsageError(fmt::format("--size {} is below the chase's start of 4 KiB", *options.size));

@@ -77,7 +77,7 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
 // latency.chase: a chain spanning 4 KiB to 8 x the last-level cache (quick: 4 x what one
 // core reaches), in a quarter of free memory; --size sets the largest span. Each run
 // makes max(least_steps, min(nodes, most_steps)) dependent loads, most_steps covering 4 x
-// the last-level cache in lines (quick: 2^18), so a chain of GiBs costs no full lap.
+// the last-level cache in lines (quick: 2^17), so a chain of GiBs costs no full lap.
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options);
 // The caches a curve is named against: those the API reports, and the last-level
 // cache of plan_cache() when the API stops short of it.

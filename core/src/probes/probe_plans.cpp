@@ -23,7 +23,7 @@ double target_of(Suite suite)
 // One point timed by time_point(): its runs, each moving `bytes`.
 PlannedRuns point(double bytes, uint32_t warmups, uint32_t reps, double floor_seconds)
 {
-    return {calibration_runs + warmups + reps, bytes, 0, 0, floor_seconds};
+    return {static_cast<double>(warmups + reps), bytes, 0, 0, floor_seconds, calibration_runs};
 }
 
 // Filling on the device: one run over `bytes`.
@@ -97,6 +97,9 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
     const CurvePlan c = plan_chase(device, options);
     const auto sizes = geometric_sizes(c.from, c.to, c.ratio, line_bytes);
     const uint64_t llc = device.last_level_cache_bytes();
+    uint64_t near = 0;
+    for (uint32_t i = 0; i < std::min<uint32_t>(device.info.cache_count, VRB_MAX_CACHES); ++i)
+        if (device.info.caches[i].bytes < llc) near = std::max(near, device.info.caches[i].bytes);
     ProbePlan p;
     p.reason = c.reason;
     p.size_rule = c.size_rule;
@@ -106,8 +109,10 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
         const double steps = static_cast<double>(std::max<uint64_t>(nodes, c.least_steps));
         const uint64_t footprint = nodes * line_bytes;
         reach = std::max(reach, footprint);
-        // Past the last-level cache every load misses; inside, the cache serves it.
-        const bool memory = llc == 0 || footprint > llc;
+        // Loads past the caches nearer the core than the last level are costed as memory
+        // loads: a last-level cache hit costs a good share of a miss (tens to hundreds of
+        // ns, more in a VM's nested paging), and an estimate should not promise less.
+        const bool memory = footprint > near;
         p.cost.runs.push_back({static_cast<double>(c.warmups + c.reps), 0, memory ? 0 : steps, memory ? steps : 0, 0});
         p.cost.host_bytes += static_cast<double>(x); // the chain written and uploaded
     }

@@ -53,8 +53,10 @@ StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options)
     const uint64_t floor = options.suite == Suite::quick      ? 32ull << 20
                            : options.suite == Suite::standard ? 256ull << 20
                                                               : 1ull << 30;
-    uint64_t bytes = std::max(cache.bytes * 4, floor);
-    plan.size_rule = cache.bytes ? fmt::format("4 x {}, at least {}", cache.text, format_size(floor))
+    // Quick outgrows what the cores reach twice over; the 4 x rule is for the others.
+    const uint64_t factor = options.suite == Suite::quick ? 2 : 4;
+    uint64_t bytes = std::max(cache.bytes * factor, floor);
+    plan.size_rule = cache.bytes ? fmt::format("{} x {}, at least {}", factor, cache.text, format_size(floor))
                                  : fmt::format("{}: no cache size is known", format_size(floor));
     plan.reason = !cache.bytes ? "default" : options.suite == Suite::quick ? "cache" : "memory";
     // Three arrays in at most half of the memory the device says is free.

@@ -3,6 +3,7 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
@@ -85,6 +86,8 @@ CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options)
         return plan;
     }
     plan.to = options.suite == Suite::quick ? 256ull << 20 : options.suite == Suite::standard ? 1ull << 30 : 4ull << 30;
+    // A CPU's "transfer" is a copy between two of its own buffers, as fast at 64 MiB.
+    if (options.suite == Suite::quick && device.info.type == VRB_DEVICE_CPU) plan.to = 64ull << 20;
     plan.size_rule = fmt::format("{} for the {} suite", format_size(plan.to), to_string(options.suite));
     const auto &i = device.info;
     const uint64_t memory = (i.known & VRB_KNOWN_FREE_MEMORY) ? i.free_memory_bytes : 0;
@@ -102,6 +105,30 @@ class TransferProbe final : public Probe {
     std::string_view summary() const override
     {
         return "copy-engine transfers host to device, device to host, device to device and both at once";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        const CurvePlan plan = plan_transfer(device, options);
+        const std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
+        const std::vector<Route> all = routes(device);
+        ProbePlan p;
+        p.reason = options.size ? "option" : "default";
+        p.size_rule = plan.size_rule;
+        p.sizes = {{"from_bytes", sizes.front()},
+                   {"to_bytes", sizes.back()},
+                   {"points", sizes.size()},
+                   {"routes", all.size()}};
+        for (const Route &route : all) {
+            p.cost.host_bytes += static_cast<double>(sizes.back()); // the source written through upload
+            for (uint64_t x : sizes) {
+                const double bytes = static_cast<double>(x) * (route.both ? 2 : 1);
+                p.cost.runs.push_back({static_cast<double>(plan.warmups + plan.reps), bytes, 0, 0, plan.target_seconds,
+                                       calibration_runs});
+                p.cost.host_bytes += bytes; // the destination read back and checked
+            }
+        }
+        return p;
     }
 
     void run(ProbeContext &ctx) const override

@@ -28,6 +28,9 @@ struct PlannedRuns {
     double cache_loads = 0;   // dependent loads in one run that a cache serves
     double memory_loads = 0;  // dependent loads in one run that go to memory
     double floor_seconds = 0; // the shortest a run is made to last (passes grow to it)
+    // Runs that find the passes (time_point()): this many when a run is short, one when
+    // a single pass already lasts 10 x floor_seconds.
+    double calibration = 0;
 };
 
 struct Cost {
