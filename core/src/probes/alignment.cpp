@@ -34,7 +34,7 @@ class AlignmentProbe final : public Probe {
         const std::vector<uint64_t> offsets = alignment_plan(ctx.options.suite, width);
         // Each buffer alone holds the footprint: a read touches one, a copy two.
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
-        const uint64_t bytes = footprint.bytes;
+        const uint64_t bytes = alignment_bytes(footprint, ctx.options.suite);
         const uint64_t buffer = bytes + offsets.back() + 4096;
         for (uint64_t o : offsets)
             check_offset(o, width, buffer);

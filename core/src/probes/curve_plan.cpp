@@ -116,7 +116,7 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
     }
     const bool quick = options.suite == Suite::quick;
     const CacheTarget cache = plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1));
-    const uint64_t factor = quick ? 4 : 8, floor = quick ? 32ull << 20 : 64ull << 20;
+    const uint64_t factor = quick ? 2 : 8, floor = quick ? 32ull << 20 : 64ull << 20;
     if (cache.bytes) {
         plan.to = std::max(factor * cache.bytes, floor);
         plan.size_rule = fmt::format("{} x {}, at least {}", factor, cache.text, format_size(floor));
@@ -234,6 +234,18 @@ uint64_t stride_span(const FootprintPlan &footprint, uint64_t largest_stride, ui
     const uint64_t step = largest_stride * element_bytes;
     const uint64_t wanted = step > line_bytes ? footprint.bytes / line_bytes * step : footprint.bytes;
     return std::max<uint64_t>(std::min(wanted, std::max(footprint.most_span, footprint.bytes)) / 4096 * 4096, 4096);
+}
+
+uint64_t gather_elements(const FootprintPlan &footprint, Suite suite)
+{
+    const uint64_t bytes = suite == Suite::quick ? footprint.bytes / 4 : footprint.bytes;
+    return std::max<uint64_t>(bytes / 8, 1024);
+}
+
+uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite)
+{
+    const uint64_t bytes = suite == Suite::quick ? footprint.bytes / 2 : footprint.bytes;
+    return std::max<uint64_t>(bytes / 4096 * 4096, 4096);
 }
 
 std::vector<uint64_t> stride_plan(Suite suite, uint32_t element_bytes, uint64_t page_bytes)

@@ -62,6 +62,13 @@ uint64_t stride_footprint(uint64_t count, uint64_t stride, uint32_t element_byte
 uint64_t stride_count(uint64_t footprint, uint64_t stride, uint32_t element_bytes, uint64_t elements);
 uint64_t stride_span(const FootprintPlan &footprint, uint64_t largest_stride, uint32_t element_bytes);
 
+// pattern.gather's elements: data and indices together make the footprint (quick: a
+// quarter of it, since each random load waits on memory and a CPU core overlaps few).
+uint64_t gather_elements(const FootprintPlan &footprint, Suite suite);
+// pattern.alignment's bytes per buffer: the footprint (quick: half of it, 21 points of
+// read and copy being the quick suite's largest count of full passes).
+uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite);
+
 // Bytes of one line in the footprint rule: a CPU's line, two of a GPU's 32-byte sectors.
 inline constexpr uint64_t line_bytes = 64;
 
@@ -71,7 +78,7 @@ inline constexpr uint64_t line_bytes = 64;
 std::vector<uint64_t> geometric_sizes(uint64_t from, uint64_t to, double ratio, uint64_t granule);
 
 // bandwidth.sweep: 4 KiB to 8 x the last-level cache, at least 64 MiB (1 GiB when no
-// size is known); quick: 4 x what the cores reach, at least 32 MiB. Two buffers of up to
+// size is known); quick: 2 x what the cores reach, at least 32 MiB. Two buffers of up to
 // `to` bytes in a quarter of the free memory. --size sets the largest working set.
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
 // latency.chase: a chain spanning 4 KiB to 8 x the last-level cache (quick: 4 x what one

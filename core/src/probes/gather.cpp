@@ -55,7 +55,7 @@ class GatherProbe final : public Probe {
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
         // Data and indices together make the footprint; both are read once a pass.
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
-        const uint64_t n = std::max<uint64_t>(footprint.bytes / (width + 4), 1024);
+        const uint64_t n = gather_elements(footprint, ctx.options.suite);
         auto data = ctx.device.allocate(kind, n * width);
         auto index = ctx.device.allocate(kind, n * 4);
         fill_random(ctx.device, *data, n * width, seed);

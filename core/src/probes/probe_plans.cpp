@@ -147,11 +147,12 @@ ProbePlan plan_alignment_probe(const DeviceRecord &device, const ProbeOptions &o
     const StreamPlan s = plan_stream(device, options);
     const FootprintPlan f = plan_footprint(device, options);
     const auto offsets = alignment_plan(options.suite, 4);
-    const double bytes = static_cast<double>(f.bytes);
+    const uint64_t array = alignment_bytes(f, options.suite);
+    const double bytes = static_cast<double>(array);
     ProbePlan p;
     p.reason = f.reason;
     p.size_rule = f.size_rule;
-    p.sizes = {{"array_bytes", f.bytes}, {"offsets", offsets}, {"operations", {"read", "copy"}}};
+    p.sizes = {{"array_bytes", array}, {"offsets", offsets}, {"operations", {"read", "copy"}}};
     p.cost.runs.push_back(fill(bytes));
     for (std::size_t o = 0; o < offsets.size(); ++o) {
         p.cost.runs.push_back(point(bytes, s.warmups, s.reps, target_of(options.suite)));
@@ -166,7 +167,7 @@ ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &opti
 {
     const StreamPlan s = plan_stream(device, options);
     const FootprintPlan f = plan_footprint(device, options);
-    const uint64_t n = std::max<uint64_t>(f.bytes / 8, 1024);
+    const uint64_t n = gather_elements(f, options.suite);
     const double elements = static_cast<double>(n);
     ProbePlan p;
     p.reason = f.reason;
@@ -174,8 +175,13 @@ ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.sizes = {{"elements", n}, {"array_bytes", 4 * n}, {"index_bytes", 4 * n}, {"indices", {"sequential", "random"}}};
     p.cost.runs.push_back(fill(4 * elements));
     p.cost.runs.push_back(point(8 * elements, s.warmups, s.reps, target_of(options.suite)));
-    // Random indices pull a whole line for each 4-byte element once past the caches.
-    p.cost.runs.push_back(point(4 * elements + line_bytes * elements, s.warmups, s.reps, target_of(options.suite)));
+    // Random indices pull a whole line for each 4-byte element once past the caches, and
+    // each load waits on memory: a CPU core keeps few of them in flight (costed as one),
+    // a GPU's compute unit many (costed as 64).
+    PlannedRuns random = point(4 * elements + line_bytes * elements, s.warmups, s.reps, target_of(options.suite));
+    const double units = std::max<uint32_t>(device.info.compute_units, 1);
+    random.memory_loads = elements / (device.info.type == VRB_DEVICE_CPU ? units : 64 * units);
+    p.cost.runs.push_back(random);
     // The host's sum, the indices made twice and uploaded twice; a shuffle costs ~8 x its bytes.
     p.cost.host_bytes += 4 * elements + 2 * 2 * 4 * elements + 8 * 4 * elements;
     return p;
