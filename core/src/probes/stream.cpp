@@ -74,7 +74,7 @@ class StreamProbe final : public Probe {
                 r.byte_counting = std::string(counting_rule(kind_op));
                 try {
                     const Timing timing = time_operation(ctx.device, op, plan.warmups, plan.reps);
-                    set_bandwidth(r, timing, traffic.total(), ctx);
+                    set_bandwidth(r, timing, traffic.total(), ctx, traffic.total()); // each byte once a run
                     verify(r, kind_op, timing.output, *a, lanes, read_sum, dot_sum, op.seed);
                 } catch (const Error &e) {
                     r.status = ProbeResult::Status::failed;

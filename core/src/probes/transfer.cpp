@@ -198,7 +198,9 @@ class TransferProbe final : public Probe {
             }
             const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, plan.target_seconds);
             const uint64_t directions = src2 ? 2 : 1;
-            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx);
+            // A copy touches its source and its destination: twice the bytes, per direction.
+            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,
+                          2 * bytes * directions);
             Mismatches m = compare_buffer(dst, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src));
             if (!m.count && dst2)
                 m = compare_buffer(*dst2, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src + 1));
