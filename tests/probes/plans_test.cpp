@@ -122,3 +122,19 @@ TEST(Chain, WrittenInPiecesIsTheSameAsWrittenWhole)
         lane = whole[lane];
     EXPECT_EQ(lane, vrb::chase_end(chain, 16, 37));
 }
+
+TEST(CurvePlans, RefuseAChaseSizePastWhat32BitLinksReach)
+{
+    vrb::DeviceRecord device;
+    vrb::ProbeOptions options;
+    options.size = 32ull << 30;
+    EXPECT_THROW(vrb::plan_chase(device, options), vrb::UsageError);
+    options.size = 1ull << 30;
+    EXPECT_EQ(vrb::plan_chase(device, options).to, 1ull << 30);
+    // An --llc that would ask for more is cut to the limit, and says so.
+    options.size.reset();
+    device.llc_option = 8ull << 30;
+    const auto plan = vrb::plan_chase(device, options);
+    EXPECT_LT(plan.to, 16ull << 30);
+    EXPECT_EQ(plan.reason, "limit");
+}

@@ -21,6 +21,9 @@ uint64_t free_memory(const DeviceRecord &device)
                                                 : 0;
 }
 
+// A chain's links are 32-bit lane indices: 2^32 lanes of 4 bytes, less one line.
+constexpr uint64_t most_chain_bytes = (4ull << 32) - 64;
+
 void set_pace(CurvePlan &plan, Suite suite)
 {
     switch (suite) {
@@ -154,6 +157,10 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     if (options.size) {
         if (*options.size < plan.from)
             throw UsageError(fmt::format("--size {} is below the chase's start of 4 KiB", *options.size));
+        if (*options.size > most_chain_bytes)
+            throw UsageError(fmt::format("--size {} is past the chase's largest chain of {}: its links are 32-bit "
+                                         "lane indices",
+                                         format_size(*options.size), format_size(most_chain_bytes)));
         plan.to = *options.size;
         plan.size_rule = "as given by --size";
         plan.reason = "option";
@@ -171,6 +178,11 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
         plan.reason = "default";
     }
     plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
+    if (plan.to > most_chain_bytes) {
+        plan.to = most_chain_bytes;
+        plan.size_rule += fmt::format("; capped to {}, as far as 32-bit links reach", format_size(most_chain_bytes));
+        plan.reason = "limit";
+    }
     if (const uint64_t memory = free_memory(device); memory && plan.to > memory / 4) {
         plan.to = memory / 4;
         plan.size_rule += fmt::format("; capped to a quarter of the {} free", format_size(memory));
