@@ -144,8 +144,14 @@ CardMatch match_card(const vrb_device_info &info)
             return m;
         }
     }
+    // Vulkan sums every device-local heap, and a heap the host can map may alias the
+    // rest (resizable BAR): the largest device-local heap alone may be the card's memory.
+    double largest_heap = 0;
+    for (uint32_t h = 0; h < std::min<uint32_t>(info.heap_count, VRB_MAX_HEAPS); ++h)
+        if (info.heaps[h].flags & VRB_MEMORY_DEVICE_LOCAL)
+            largest_heap = std::max(largest_heap, static_cast<double>(info.heaps[h].bytes) / (1ull << 30));
     for (const CardSpec *c : same_id) {
-        if (has_memory && !memory_fits(*c, gib)) continue;
+        if (has_memory && !memory_fits(*c, gib) && !(largest_heap > 0 && memory_fits(*c, largest_heap))) continue;
         if (c->compute_units && has_units && c->compute_units != info.compute_units) continue;
         m.candidates.push_back(c);
     }

@@ -113,3 +113,17 @@ TEST(DeviceTable, KnowsNothingOfAnUnlistedIdOrADeviceWithoutPciIds)
     // A listed id with a memory no variant has is not guessed into one.
     EXPECT_EQ(match(card(0x10de, 0x2684, 12)).kind, CardMatch::Kind::none);
 }
+
+TEST(DeviceTable, FindsACardWhoseDeviceLocalHeapsAliasOneAnother)
+{
+    // A Vulkan driver with resizable BAR: 24 GiB of VRAM as two device-local heaps.
+    auto record = describe(card(0x1002, 0x744c, 48));
+    for (int h = 0; h < 2; ++h) {
+        record.info.heaps[h].bytes = 24ull << 30;
+        record.info.heaps[h].flags = VRB_MEMORY_DEVICE_LOCAL;
+    }
+    record.info.heap_count = 2;
+    const CardMatch m = vrb::match_card(record.info);
+    ASSERT_EQ(m.kind, CardMatch::Kind::unique) << m.why;
+    EXPECT_EQ(m.card->name, "AMD Radeon RX 7900 XTX");
+}
