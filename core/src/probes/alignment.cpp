@@ -71,7 +71,7 @@ class AlignmentProbe final : public Probe {
                             {"memory_kind", ctx.record.kinds.at(kind).name},
                             {"warmups", stream.warmups},
                             {"repetitions", stream.reps},
-                            {"size_rule", footprint.size_rule},
+                            {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "half")},
                             {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(op));
             ctx.emit(curve.finish(std::move(r), nullptr));

@@ -248,6 +248,11 @@ uint64_t stride_span(const FootprintPlan &footprint, uint64_t largest_stride, ui
     return std::max<uint64_t>(std::min(wanted, std::max(footprint.most_span, footprint.bytes)) / 4096 * 4096, 4096);
 }
 
+std::string share_note(Suite suite, std::string_view share)
+{
+    return suite == Suite::quick ? fmt::format("; {} of it in the quick suite", share) : std::string();
+}
+
 uint64_t gather_elements(const FootprintPlan &footprint, Suite suite)
 {
     const uint64_t bytes = suite == Suite::quick ? footprint.bytes / 4 : footprint.bytes;

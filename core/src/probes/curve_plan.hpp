@@ -69,6 +69,10 @@ uint64_t gather_elements(const FootprintPlan &footprint, Suite suite);
 // read and copy being the quick suite's largest count of full passes).
 uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite);
 
+// "; a quarter of it in the quick suite" for quick, "" otherwise: the size rule of a
+// probe that takes a share of the footprint.
+std::string share_note(Suite suite, std::string_view share);
+
 // Bytes of one line in the footprint rule: a CPU's line, two of a GPU's 32-byte sectors.
 inline constexpr uint64_t line_bytes = 64;
 

@@ -76,7 +76,7 @@ class GatherProbe final : public Probe {
                             {"memory_kind", ctx.record.kinds.at(kind).name},
                             {"warmups", stream.warmups},
                             {"repetitions", stream.reps},
-                            {"size_rule", footprint.size_rule},
+                            {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "a quarter")},
                             {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(VRB_OP_GATHER));
             try {

@@ -151,7 +151,7 @@ ProbePlan plan_alignment_probe(const DeviceRecord &device, const ProbeOptions &o
     const double bytes = static_cast<double>(array);
     ProbePlan p;
     p.reason = f.reason;
-    p.size_rule = f.size_rule;
+    p.size_rule = f.size_rule + share_note(options.suite, "half");
     p.sizes = {{"array_bytes", array}, {"offsets", offsets}, {"operations", {"read", "copy"}}};
     p.cost.runs.push_back(fill(bytes));
     for (std::size_t o = 0; o < offsets.size(); ++o) {
@@ -171,7 +171,7 @@ ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &opti
     const double elements = static_cast<double>(n);
     ProbePlan p;
     p.reason = f.reason;
-    p.size_rule = f.size_rule;
+    p.size_rule = f.size_rule + share_note(options.suite, "a quarter");
     p.sizes = {{"elements", n}, {"array_bytes", 4 * n}, {"index_bytes", 4 * n}, {"indices", {"sequential", "random"}}};
     p.cost.runs.push_back(fill(4 * elements));
     p.cost.runs.push_back(point(8 * elements, s.warmups, s.reps, target_of(options.suite)));
