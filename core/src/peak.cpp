@@ -88,8 +88,8 @@ PeakChoice choose_peak(const vrb_device_info &info)
         p.source = "datasheet";
         p.gb_per_s = p.datasheet_gb_per_s = c.peak_gb_per_s;
         p.convention =
-            fmt::format("datasheet: {} GB/s for the {} ({}, {} Gbit/s per pin x {} bits / 8); from the {}",
-                        c.peak_gb_per_s, c.name, to_string(c.memory), c.data_rate_gbps, c.bus_bits, c.source);
+            fmt::format("{} GB/s for the {} ({}, {} Gbit/s per pin x {} bits / 8), from the {}", c.peak_gb_per_s,
+                        c.name, to_string(c.memory), c.data_rate_gbps, c.bus_bits, c.source);
         p.note = m.why;
         if (runtime) {
             const double off = std::abs(runtime->gb_per_s - c.peak_gb_per_s) / c.peak_gb_per_s;

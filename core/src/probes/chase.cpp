@@ -83,7 +83,10 @@ class ChaseProbe final : public Probe {
                 vrb_operation op = make_operation(VRB_OP_CHASE, 4, steps);
                 op.passes = 1;
                 op.src1 = {chain->handle(), 0};
-                const Timing t = time_operation(ctx.device, op, plan.warmups, plan.reps);
+                // A run past the last-level cache leaves nothing a cache could keep for the
+                // next: a warm-up would cost a whole run and warm nothing.
+                const uint32_t warmups = chase_warmups(plan, footprint, ctx.record.last_level_cache_bytes());
+                const Timing t = time_operation(ctx.device, op, warmups, plan.reps);
                 const uint64_t loads = op.count * std::max(t.output.passes, 1u);
                 set_latency(point, t, loads, ctx);
                 detail["steps"] = loads;

@@ -90,6 +90,11 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
 // makes max(least_steps, min(nodes, most_steps)) dependent loads, most_steps covering 4 x
 // the last-level cache in lines (quick: 2^17), so a chain of GiBs costs no full lap.
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options);
+// The chase's warm-up runs at a point of `footprint` bytes: none past the last-level cache.
+inline uint32_t chase_warmups(const CurvePlan &plan, uint64_t footprint, uint64_t last_level)
+{
+    return last_level && footprint > last_level ? 0 : plan.warmups;
+}
 // The caches a curve is named against: those the API reports, and the last-level
 // cache of plan_cache() when the API stops short of it.
 std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads);

@@ -109,11 +109,12 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
         const double steps = static_cast<double>(std::max<uint64_t>(nodes, c.least_steps));
         const uint64_t footprint = nodes * line_bytes;
         reach = std::max(reach, footprint);
-        // Loads past the caches nearer the core than the last level are costed as memory
-        // loads: a last-level cache hit costs a good share of a miss (tens to hundreds of
-        // ns, more in a VM's nested paging), and an estimate should not promise less.
-        const bool memory = footprint > near;
-        p.cost.runs.push_back({static_cast<double>(c.warmups + c.reps), 0, memory ? 0 : steps, memory ? steps : 0, 0});
+        // On a CPU, loads past the caches nearer the core than the last level are costed
+        // as memory loads: a last-level hit costs a good share of a miss (more in a VM's
+        // nested paging). A GPU's assumed cache latency is already its L2's.
+        const bool memory = footprint > (device.info.type == VRB_DEVICE_CPU ? near : llc);
+        const double runs = chase_warmups(c, footprint, llc) + c.reps;
+        p.cost.runs.push_back({runs, 0, memory ? 0 : steps, memory ? steps : 0, 0});
         p.cost.host_bytes += static_cast<double>(x); // the chain written and uploaded
     }
     p.sizes = {{"from_bytes", sizes.front()},      {"to_bytes", sizes.back()},
