@@ -240,6 +240,7 @@ int cmd_run(const Options &o, int argc, char **argv)
     request.command_line.assign(argv, argv + argc);
     request.discovery = discovery_options(o);
     request.timeout_seconds = o.timeout;
+    if (o.max_seconds > 0) request.max_seconds = o.max_seconds;
     if (o.plan) {
         if (o.format == "csv") throw UsageError("--plan prints a table or JSON (--format table or json), not CSV");
         if (!o.output.empty()) throw UsageError("--plan measures nothing, so there is no result set for --output");
@@ -354,6 +355,9 @@ void add_commands(CLI::App &app, Options &o)
     add_plugin_option(run, o);
 
     run->add_option("--timeout", o.timeout, "Seconds a backend may go without progress before it is stopped")
+        ->check(CLI::PositiveNumber);
+    run->add_option("--max-seconds", o.max_seconds,
+                    "Bound the whole run: probes that would start past it are listed as skipped")
         ->check(CLI::PositiveNumber);
     for (auto *command : {list, info})
         command->add_option("--timeout", o.timeout, "Seconds a backend may take to describe itself")

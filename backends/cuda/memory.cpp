@@ -79,8 +79,11 @@ std::unique_ptr<vrb_buffer> allocate_buffer(vrb_device &device, uint32_t kind, u
     return buffer;
 }
 
-// Host kinds are plain memory to the host; device memory goes through the runtime.
-// run() leaves no work in flight, so nothing races with these copies.
+// Host kinds are plain memory to the host; device memory goes through the runtime, on
+// the device's own stream and waited for there. A plain copy would run on the legacy
+// stream, which does not order against the backend's non-blocking streams, and from
+// pageable memory it may return before the bytes have landed: a kernel run next could
+// read what was there before.
 void upload(vrb_buffer &buffer, uint64_t offset, const void *src, uint64_t bytes)
 {
     check_range(buffer, offset, bytes, src);
@@ -90,8 +93,10 @@ void upload(vrb_buffer &buffer, uint64_t offset, const void *src, uint64_t bytes
         return;
     }
     make_current(buffer.ordinal);
-    check(copy(static_cast<char *>(buffer.device_address) + offset, src, bytes, CopyKind::host_to_device),
+    StreamHandle stream = buffer.device->stream.get();
+    check(copy_async(static_cast<char *>(buffer.device_address) + offset, src, bytes, CopyKind::host_to_device, stream),
           "uploading to device memory");
+    check(stream_synchronize(stream), "waiting for an upload to land");
 }
 
 void download(vrb_buffer &buffer, uint64_t offset, void *dst, uint64_t bytes)
@@ -103,8 +108,11 @@ void download(vrb_buffer &buffer, uint64_t offset, void *dst, uint64_t bytes)
         return;
     }
     make_current(buffer.ordinal);
-    check(copy(dst, static_cast<const char *>(buffer.device_address) + offset, bytes, CopyKind::device_to_host),
+    StreamHandle stream = buffer.device->stream.get();
+    check(copy_async(dst, static_cast<const char *>(buffer.device_address) + offset, bytes, CopyKind::device_to_host,
+                     stream),
           "downloading from device memory");
+    check(stream_synchronize(stream), "waiting for a download to land");
 }
 
 } // namespace vrb::gpu

@@ -1,5 +1,7 @@
 #include "host_description.hpp"
 
+#include "cpuid_caches.hpp"
+
 #include <vrambench/plugin_support.hpp>
 
 #include <fstream>
@@ -76,7 +78,8 @@ unsigned count_cpu_list(const std::string &list)
     return n;
 }
 
-// Sysfs first (exact, with sharing); glibc's CPUID-based figures where a VM hides sysfs.
+// Sysfs first (exact, with sharing); where a VM hides it, CPUID's deterministic cache
+// parameters (per instance, with sharing); glibc's figures (package totals) last.
 void describe_caches(vrb_device_info &info)
 {
     for (int index = 0; index < 8 && info.cache_count < VRB_MAX_CACHES; ++index) {
@@ -91,6 +94,19 @@ void describe_caches(vrb_device_info &info)
         plugin::copy_string(c.kind, type == "Data" ? "data" : type == "Instruction" ? "instruction" : "unified");
     }
     if (info.cache_count > 0) return;
+    for (const CpuidCache &cache : cpuid_caches()) {
+        if (info.cache_count >= VRB_MAX_CACHES) break;
+        vrb_cache_info &c = info.caches[info.cache_count++];
+        c.level = cache.level;
+        c.bytes = cache.bytes;
+        c.shared_by = cache.shared_by;
+        plugin::copy_string(c.kind, cache.kind);
+    }
+    if (info.cache_count) {
+        plugin::add_property(info, "cache_source",
+                             "cpuid deterministic cache parameters (sysfs cache topology not present)");
+        return;
+    }
     const struct {
         int name;
         uint32_t level;
@@ -108,7 +124,9 @@ void describe_caches(vrb_device_info &info)
         c.shared_by = 0; // CPUID through glibc does not say
         plugin::copy_string(c.kind, l.kind);
     }
-    if (info.cache_count) plugin::add_property(info, "cache_source", "cpuid (sysfs cache topology not present)");
+    if (info.cache_count)
+        plugin::add_property(info, "cache_source",
+                             "cpuid through sysconf: package totals (sysfs cache topology not present)");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "context.hpp"
 
 #include "device.hpp"
+#include "loader_libraries.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -78,6 +79,12 @@ Context::Context(const vrb_host_table *host)
     }
     options_ = read_options();
 
+#if defined(VRAMBENCH_SANITIZED)
+    // Before the loader opens any of them (loader_libraries.hpp says why).
+    std::vector<std::string> layers;
+    if (options_.validation) layers.emplace_back(kValidationLayer);
+    pin_libraries(loader_libraries(layers, [](const char *name) { return std::getenv(name); }));
+#endif
     if (volkInitialize() != VK_SUCCESS)
         fail(VRB_ERROR_UNAVAILABLE, "the Vulkan loader (libvulkan.so.1) is not installed or could not be loaded");
     create_instance();

@@ -1,5 +1,7 @@
 #include "device.hpp"
 
+#include "timestamps.hpp"
+
 #include "push_constants.hpp"
 
 #include <algorithm>
@@ -106,6 +108,9 @@ Device::Device(Context &context, uint32_t index)
     std::vector<const char *> extensions;
     // A driver layered over another API must be told the application knows it is.
     if (physical_.has_extension("VK_KHR_portability_subset")) extensions.push_back("VK_KHR_portability_subset");
+    // Timestamps of two queues are compared only on the host's clock (transfer_ops.cpp).
+    calibrated_timestamps_ = offers_calibration(physical_);
+    if (calibrated_timestamps_) extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     info.pNext = v12 ? &features12 : nullptr;

@@ -57,6 +57,8 @@ class Device {
     uint32_t timestamp_bits(uint32_t family) const noexcept;
     double timestamp_period_ns() const noexcept { return physical_.properties.limits.timestampPeriod; }
     bool host_query_reset() const noexcept { return host_query_reset_; }
+    // VK_EXT_calibrated_timestamps is enabled, with the device and CLOCK_MONOTONIC domains.
+    bool calibrated_timestamps() const noexcept { return calibrated_timestamps_; }
     VkCommandPool command_pool(uint32_t family) const;
     const std::vector<uint32_t> &sharing_families() const noexcept { return sharing_families_; }
     VkBufferUsageFlags buffer_usage() const noexcept;
@@ -84,6 +86,7 @@ class Device {
     QueuePlan queue_plan_;
     std::vector<uint32_t> sharing_families_;
     bool host_query_reset_ = false;
+    bool calibrated_timestamps_ = false;
     DeviceShape shape_;
     std::vector<uint64_t> heap_used_;
     // Destroyed in reverse: everything below before the VkDevice.

@@ -2,6 +2,11 @@
 
 #include "device.hpp"
 
+#include <algorithm>
+#include <array>
+#include <ctime>
+#include <vector>
+
 namespace vrb::vulkan {
 
 TimestampQueries::TimestampQueries(Device &device, uint32_t count) : device_(device), count_(count)
@@ -45,6 +50,49 @@ std::vector<uint64_t> TimestampQueries::read() const
                                 values.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
           "reading timestamps");
     return values;
+}
+
+} // namespace vrb::vulkan
+
+namespace vrb::vulkan {
+
+bool offers_calibration(const PhysicalDevice &physical)
+{
+    if (!physical.has_extension(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) ||
+        !vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)
+        return false;
+    uint32_t count = 0;
+    if (vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(physical.handle, &count, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkTimeDomainEXT> domains(count);
+    if (vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(physical.handle, &count, domains.data()) < 0) return false;
+    domains.resize(count);
+    const auto offers = [&](VkTimeDomainEXT d) {
+        return std::find(domains.begin(), domains.end(), d) != domains.end();
+    };
+    return offers(VK_TIME_DOMAIN_DEVICE_EXT) && offers(VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT);
+}
+
+Calibration calibrate(const Device &device, uint32_t valid_bits)
+{
+    const std::array<VkCalibratedTimestampInfoEXT, 2> infos{
+        VkCalibratedTimestampInfoEXT{VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, nullptr,
+                                     VK_TIME_DOMAIN_DEVICE_EXT},
+        VkCalibratedTimestampInfoEXT{VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, nullptr,
+                                     VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT}};
+    std::array<uint64_t, 2> values{};
+    uint64_t deviation = 0;
+    check(
+        vkGetCalibratedTimestampsEXT(device.handle(), uint32_t(infos.size()), infos.data(), values.data(), &deviation),
+        "calibrating the device's timestamps against the host's clock");
+    const uint64_t mask = valid_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << valid_bits) - 1;
+    return Calibration{ClockPair{values[0] & mask, values[1]}, deviation};
+}
+
+uint64_t host_monotonic_ns()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return uint64_t(t.tv_sec) * 1'000'000'000u + uint64_t(t.tv_nsec);
 }
 
 } // namespace vrb::vulkan

@@ -5,12 +5,14 @@
 
 #include "commands.hpp"
 #include "handles.hpp"
+#include "timing.hpp"
 
 #include <vector>
 
 namespace vrb::vulkan {
 
 class Device;
+struct PhysicalDevice;
 
 class TimestampQueries {
   public:
@@ -27,5 +29,22 @@ class TimestampQueries {
     uint32_t count_;
     Owned<VkQueryPool> pool_;
 };
+
+// The device's timestamp counter and the host's CLOCK_MONOTONIC read at one moment
+// (VK_EXT_calibrated_timestamps), and how far apart the two reads may have been.
+struct Calibration {
+    ClockPair pair;
+    uint64_t deviation_ns = 0;
+};
+
+// Whether the device can calibrate its counter against CLOCK_MONOTONIC; asked before the
+// device is created, to decide whether to enable the extension.
+bool offers_calibration(const PhysicalDevice &physical);
+
+// Only on a device opened with the extension (Device::calibrated_timestamps()).
+Calibration calibrate(const Device &device, uint32_t valid_bits);
+
+// CLOCK_MONOTONIC, the host domain calibrate() reads, in nanoseconds.
+uint64_t host_monotonic_ns();
 
 } // namespace vrb::vulkan

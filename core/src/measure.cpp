@@ -15,6 +15,7 @@ std::string_view timer_name(uint32_t timer)
     case VRB_TIMER_DEVICE_EVENTS: return "device-events";
     case VRB_TIMER_DEVICE_TIMESTAMPS: return "device-timestamps";
     case VRB_TIMER_PROFILING_EVENTS: return "profiling-events";
+    case VRB_TIMER_CALIBRATED_TIMESTAMPS: return "calibrated-timestamps";
     default:
         throw RunError(fmt::format("the backend did not say which timer timed the runs (timer kind {}): a figure "
                                    "of an unknown clock is not trusted",

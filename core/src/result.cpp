@@ -20,6 +20,7 @@ std::string_view to_string(ProbeResult::Status status)
     case ProbeResult::Status::failed: return "failed";
     case ProbeResult::Status::verification_failed: return "verification-failed";
     case ProbeResult::Status::waived: return "waived";
+    case ProbeResult::Status::skipped: return "skipped";
     }
     return "failed";
 }
@@ -94,8 +95,9 @@ ProbeResult result_from_json(const nlohmann::json &j)
                                             : Verification::Status::unverified;
     r.verification.detail = j["verification"].at("detail").get<std::string>();
     const std::string st = j.at("status").get<std::string>();
-    for (auto candidate : {ProbeResult::Status::ok, ProbeResult::Status::suspect, ProbeResult::Status::failed,
-                           ProbeResult::Status::verification_failed, ProbeResult::Status::waived})
+    for (auto candidate :
+         {ProbeResult::Status::ok, ProbeResult::Status::suspect, ProbeResult::Status::failed,
+          ProbeResult::Status::verification_failed, ProbeResult::Status::waived, ProbeResult::Status::skipped})
         if (to_string(candidate) == st) r.status = candidate;
     if (!j.at("error").is_null()) r.error = j["error"].get<std::string>();
     if (j.contains("extra")) r.extra = j["extra"];

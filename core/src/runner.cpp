@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 namespace vrb {
 
@@ -54,6 +55,23 @@ nlohmann::json backends_json(const std::vector<BackendEntry> &entries)
     return list;
 }
 
+namespace {
+
+ProbeResult skipped_for_time(const ProbeContext &ctx, std::string_view probe, double budget, double used)
+{
+    ProbeResult r = make_result(ctx, probe);
+    r.metric = "count"; // what the probe would have measured is not known before it runs
+    r.unit = "1";
+    r.status = ProbeResult::Status::skipped;
+    r.error = fmt::format("skipped: the run's --max-seconds budget left {:.1f} s for this device and {:.1f} s of it "
+                          "were spent before this probe",
+                          budget, used);
+    r.verification = {Verification::Status::unverified, "not run"};
+    return r;
+}
+
+} // namespace
+
 DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::vector<const Probe *> &probes,
                            const ProbeOptions &options, const RunObserver &observer)
 {
@@ -83,9 +101,17 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
         return status;
     }
     if (observer.device_started) observer.device_started(record);
+    const auto started = std::chrono::steady_clock::now();
     for (const Probe *probe : probes) {
         if (cancel_requested()) break;
         ProbeContext ctx{*device, record, options, report, {}};
+        if (options.time_budget_seconds) {
+            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            if (used >= *options.time_budget_seconds) {
+                report(skipped_for_time(ctx, probe->id(), *options.time_budget_seconds, used));
+                continue;
+            }
+        }
         ctx.progress.update = [&](std::string_view step, double fraction) {
             if (observer.progress) observer.progress(fmt::format("{} {} {}", record.id, probe->id(), step), fraction);
         };
@@ -109,6 +135,7 @@ nlohmann::json to_json(const ProbeOptions &o)
     if (o.repetitions) j["repetitions"] = *o.repetitions;
     if (o.llc) j["llc"] = *o.llc;
     if (o.memory_limit) j["memory_limit"] = {{"bytes", o.memory_limit->bytes}, {"fraction", o.memory_limit->fraction}};
+    if (o.time_budget_seconds) j["time_budget_seconds"] = *o.time_budget_seconds;
     return j;
 }
 
@@ -131,6 +158,7 @@ ProbeOptions probe_options_from_json(const nlohmann::json &j)
         limit.fraction = j["memory_limit"].value("fraction", 0.0);
         o.memory_limit = limit;
     }
+    if (j.contains("time_budget_seconds")) o.time_budget_seconds = j["time_budget_seconds"].get<double>();
     return o;
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
@@ -192,6 +193,7 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
     for (const auto &entry : backends)
         if (entry["state"] != "available" && entry["state"] != "unavailable") failed = true;
 
+    const auto started = std::chrono::steady_clock::now();
     for (const auto &target : targets) {
         const std::string &name = target.first;
         const std::vector<uint32_t> &indices = target.second;
@@ -204,7 +206,13 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
         options.mode = "run";
         options.module = (*entry)["file"].get<std::string>();
         options.timeout_seconds = request.timeout_seconds;
-        options.request = {{"devices", indices}, {"probes", request.probes}, {"options", to_json(request.options)}};
+        ProbeOptions probe_options = request.options;
+        if (request.max_seconds) {
+            // Backends run one after another: each gets what the earlier ones left.
+            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            probe_options.time_budget_seconds = std::max(0.0, *request.max_seconds - used);
+        }
+        options.request = {{"devices", indices}, {"probes", request.probes}, {"options", to_json(probe_options)}};
         const WorkerOutcome worker = run_worker(options, [&](const Frame &frame) {
             switch (frame.type) {
             case FrameType::device:

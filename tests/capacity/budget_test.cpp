@@ -73,10 +73,10 @@ TEST(CapacityBudget, StandardLeavesAtLeast512MiBOfASmallDeviceFree)
     EXPECT_EQ(b.bytes, 4 * GiB - 512 * MiB);
 }
 
-TEST(CapacityBudget, QuickTakesAtMostTwoGiB)
+TEST(CapacityBudget, QuickTakesAtMost256MiB)
 {
     const CapacityBudget b = plan_capacity_budget(card(100 * GiB), suite(Suite::quick));
-    EXPECT_EQ(b.bytes, 2 * GiB);
+    EXPECT_EQ(b.bytes, 256 * MiB);
     EXPECT_NE(b.rule.find("quick"), std::string::npos) << b.rule;
 }
 

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,14 +19,25 @@ struct BuiltModule {
     std::string api; // how its messages name the API
 };
 
+// Where the build put a module, or, where VRB_TEST_MODULE_DIR is set, the file of that
+// name in that folder: scripts/gpu-check carries a build to another machine, where the
+// build's own paths do not exist.
+inline std::string module_path(const std::string &built)
+{
+    const char *dir = std::getenv("VRB_TEST_MODULE_DIR");
+    if (!dir || !*dir) return built;
+    const std::size_t slash = built.rfind('/');
+    return std::string(dir) + "/" + (slash == std::string::npos ? built : built.substr(slash + 1));
+}
+
 inline std::vector<BuiltModule> built_modules()
 {
     std::vector<BuiltModule> modules;
 #ifdef VRB_TEST_CUDA_MODULE
-    modules.push_back({"cuda", VRB_TEST_CUDA_MODULE, "CUDA"});
+    modules.push_back({"cuda", module_path(VRB_TEST_CUDA_MODULE), "CUDA"});
 #endif
 #ifdef VRB_TEST_HIP_MODULE
-    modules.push_back({"hip", VRB_TEST_HIP_MODULE, "HIP"});
+    modules.push_back({"hip", module_path(VRB_TEST_HIP_MODULE), "HIP"});
 #endif
     return modules;
 }

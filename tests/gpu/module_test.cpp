@@ -151,7 +151,7 @@ TEST(HipModule, LoadsAndSaysUnavailableWhenItsRuntimeCannotBeLoaded)
     ASSERT_NE(mkdtemp(pattern), nullptr);
     const fs::path folder = pattern;
     const fs::path lonely = folder / "vrambench-hip.so";
-    fs::copy_file(VRB_TEST_HIP_MODULE, lonely);
+    fs::copy_file(vrb::test::module_path(VRB_TEST_HIP_MODULE), lonely);
     {
         LoadedModule module(lonely.string());
         ASSERT_TRUE(module.loaded()) << module.error();

@@ -9,10 +9,15 @@
 //   MOCK_UNAVAILABLE     init says its driver is missing
 //   MOCK_SHORT_TABLE     a table that ends right after run(): optional slots absent
 //   MOCK_NO_TABLE        the entry succeeds but hands back no table
+//   MOCK_SMALL_MEMORY    one memory kind of 64 MiB in all: an allocation past it is
+//                        refused as out of memory, a freed one gives its bytes back
+//   MOCK_LEAKS           a working backend whose init loses a heap block: the sanitizer
+//                        build must report it, naming this module
 #include <vrambench/plugin_support.hpp>
 
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using vrb::plugin::set_error;
@@ -46,6 +51,12 @@ vrb_status init(const vrb_host_table *, vrb_context **out)
     (void)out;
     return set_error(VRB_ERROR_UNAVAILABLE, "mock driver is not installed");
 #else
+#if defined(MOCK_LEAKS)
+    // volatile: the compiler may not drop an allocation whose pointer is only stored.
+    void *volatile lost = std::malloc(4096);
+    std::memset(lost, 0x5a, 4096);
+    lost = nullptr;
+#endif
     *out = &the_context;
     return VRB_OK;
 #endif
@@ -76,6 +87,44 @@ vrb_status device_open(vrb_context *, uint32_t, vrb_device **out)
 
 void device_close(vrb_device *) {}
 
+#if defined(MOCK_SMALL_MEMORY)
+constexpr uint64_t kMemoryBytes = 64ull << 20;
+uint64_t memory_used = 0;
+
+vrb_status memory_kind_count(vrb_device *, uint32_t *out)
+{
+    *out = 1;
+    return VRB_OK;
+}
+
+vrb_status memory_kind_describe(vrb_device *, uint32_t kind, vrb_memory_kind_info *out)
+{
+    if (kind != 0) return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has one memory kind");
+    vrb::plugin::copy_string(out->name, "device");
+    out->flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS;
+    out->max_allocation_bytes = kMemoryBytes;
+    return VRB_OK;
+}
+
+vrb_status buffer_alloc(vrb_device *, uint32_t kind, uint64_t bytes, vrb_buffer **out)
+{
+    if (kind != 0) return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has one memory kind");
+    if (bytes == 0 || bytes > kMemoryBytes - memory_used)
+        return set_error(VRB_ERROR_OUT_OF_MEMORY, "mock memory is full");
+    memory_used += bytes;
+    *out = static_cast<vrb_buffer *>(std::calloc(1, sizeof(vrb_buffer) + sizeof(uint64_t)));
+    std::memcpy(reinterpret_cast<char *>(*out) + sizeof(vrb_buffer), &bytes, sizeof bytes);
+    return VRB_OK;
+}
+
+void buffer_free(vrb_buffer *buffer)
+{
+    uint64_t bytes = 0;
+    std::memcpy(&bytes, reinterpret_cast<char *>(buffer) + sizeof(vrb_buffer), sizeof bytes);
+    memory_used -= bytes;
+    std::free(buffer);
+}
+#else
 vrb_status memory_kind_count(vrb_device *, uint32_t *out)
 {
     *out = 0;
@@ -93,6 +142,7 @@ vrb_status buffer_alloc(vrb_device *, uint32_t, uint64_t, vrb_buffer **)
 }
 
 void buffer_free(vrb_buffer *) {}
+#endif
 
 vrb_status buffer_upload(vrb_buffer *, uint64_t, const void *, uint64_t)
 {

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace vrb::vulkan {
@@ -49,16 +51,86 @@ TEST(Timestamps, refuse_zero_negative_and_impossible_durations)
     EXPECT_EQ(status_of([] { timestamp_seconds(1, 2, 0, 1.0); }), VRB_ERROR_TIMER);
 }
 
-TEST(Timestamps, span_runs_on_two_queues_from_the_first_start_to_the_last_end)
+TEST(Timestamps, refuse_a_period_no_real_counter_has)
 {
-    const std::vector<uint64_t> starts{100, 90}, ends{200, 180};
-    EXPECT_DOUBLE_EQ(timestamp_span_seconds(starts, ends, 64, 1.0), 110e-9);
-    // Across a wrap of a 32-bit counter.
-    const uint64_t top = 0xffffff00u;
-    const std::vector<uint64_t> s2{top, top + 16}, e2{0x10, top + 0x80};
-    EXPECT_DOUBLE_EQ(timestamp_span_seconds(s2, e2, 32, 1.0), (0x100 + 0x10) * 1e-9);
-    const std::vector<uint64_t> backwards{100, 90}, before{50, 180};
-    EXPECT_EQ(status_of([&] { timestamp_span_seconds(backwards, before, 64, 1.0); }), VRB_ERROR_TIMER);
+    for (double period :
+         {0.0, -1.0, -0.0, std::nan(""), std::numeric_limits<double>::infinity(), 1e-6, 0.009, 1e4 + 1, 1e9})
+        EXPECT_EQ(status_of([&] { timestamp_seconds(1, 2, 64, period); }), VRB_ERROR_TIMER) << period;
+    for (double period : {0.01, 1.0, 10.0, 52.08, 83.333, 1e4})
+        EXPECT_EQ(status_of([&] { timestamp_seconds(1, 2, 64, period); }), VRB_OK) << period;
+}
+
+// Two queues whose counters stand far apart: each queue's calibration says where its
+// counter stood at one host moment.
+struct TwoQueues {
+    static constexpr uint64_t host_origin = 5'000'000'000; // ns on the host's clock
+    ClockPair a{1'000, host_origin};
+    ClockPair b{900'000'000'000, host_origin};
+    HostWindow window{host_origin - 1'000, host_origin + 10'000'000};
+};
+
+TEST(Timestamps, place_a_queue_timestamp_on_the_host_clock_before_and_after_its_calibration)
+{
+    const ClockPair c{1'000'000, 7'000'000};
+    EXPECT_DOUBLE_EQ(host_ns_of(1'000'500, c, 64, 2.0), 7'001'000.0);
+    EXPECT_DOUBLE_EQ(host_ns_of(999'500, c, 64, 2.0), 6'999'000.0);
+    // A 32-bit counter that wrapped after its calibration.
+    const ClockPair top{0xffffff00u, 1'000'000};
+    EXPECT_DOUBLE_EQ(host_ns_of(0x10, top, 32, 1.0), 1'000'000.0 + 0x110);
+}
+
+TEST(Timestamps, span_runs_on_two_queues_with_their_own_clock_offsets_on_the_host_clock)
+{
+    const TwoQueues q;
+    // Queue a runs host +100 ns to +400 ns, queue b +50 ns to +300 ns: 350 ns in all.
+    const std::vector<QueueRun> runs{{q.a.device_ticks + 100, q.a.device_ticks + 400, q.a},
+                                     {q.b.device_ticks + 50, q.b.device_ticks + 300, q.b}};
+    EXPECT_DOUBLE_EQ(calibrated_span_seconds(runs, 64, 1.0, q.window, 0), 350e-9);
+    // The raw timestamps of the two queues, compared as they stand, would say hours.
+    EXPECT_GT(double(runs[1].end - runs[0].start), 1e11);
+    // With a period, and queue b's calibration taken after its run ended.
+    const ClockPair late_b{q.b.device_ticks + 1'000, q.host_origin + 10'000};
+    const std::vector<QueueRun> scaled{{q.a.device_ticks + 10, q.a.device_ticks + 40, q.a},
+                                       {q.b.device_ticks + 5, q.b.device_ticks + 30, late_b}};
+    EXPECT_DOUBLE_EQ(calibrated_span_seconds(scaled, 64, 10.0, q.window, 0), 350e-9);
+}
+
+TEST(Timestamps, span_runs_on_two_queues_across_a_wrap_of_one_counter)
+{
+    const TwoQueues q;
+    const ClockPair near_top{0xffffff00u, q.host_origin};
+    // Queue b wraps: it runs host +200 ns to +0x100 + 0x20 ns.
+    const std::vector<QueueRun> runs{{q.a.device_ticks + 100, q.a.device_ticks + 150, q.a},
+                                     {0xffffff00u + 200, 0x20, near_top}};
+    EXPECT_DOUBLE_EQ(calibrated_span_seconds(runs, 32, 1.0, q.window, 0), (0x120 - 100) * 1e-9);
+}
+
+TEST(Timestamps, refuse_a_two_queue_span_the_host_window_cannot_hold)
+{
+    const TwoQueues q;
+    // Queue b's calibration is off by a second: its run lands before the submission.
+    const ClockPair wrong_b{q.b.device_ticks, q.host_origin - 1'000'000'000};
+    const std::vector<QueueRun> runs{{q.a.device_ticks + 100, q.a.device_ticks + 400, q.a},
+                                     {q.b.device_ticks + 50, q.b.device_ticks + 300, wrong_b}};
+    EXPECT_EQ(status_of([&] { calibrated_span_seconds(runs, 64, 1.0, q.window, 0); }), VRB_ERROR_TIMER);
+    // Unless the calibration itself says it may be that far off.
+    EXPECT_EQ(status_of([&] { calibrated_span_seconds(runs, 64, 1.0, q.window, 2'000'000'000); }), VRB_OK);
+    // A run that ends after the host saw it finish.
+    const std::vector<QueueRun> after{{q.a.device_ticks + 100, q.a.device_ticks + 20'000'000, q.a}};
+    EXPECT_EQ(status_of([&] { calibrated_span_seconds(after, 64, 1.0, q.window, 0); }), VRB_ERROR_TIMER);
+}
+
+TEST(Timestamps, refuse_a_two_queue_span_whose_queue_ran_backwards_or_not_at_all)
+{
+    const TwoQueues q;
+    const std::vector<QueueRun> backwards{{q.a.device_ticks + 400, q.a.device_ticks + 100, q.a},
+                                          {q.b.device_ticks + 50, q.b.device_ticks + 300, q.b}};
+    EXPECT_EQ(status_of([&] { calibrated_span_seconds(backwards, 64, 1.0, q.window, 0); }), VRB_ERROR_TIMER);
+    const std::vector<QueueRun> still{{q.a.device_ticks + 100, q.a.device_ticks + 100, q.a}};
+    EXPECT_EQ(status_of([&] { calibrated_span_seconds(still, 64, 1.0, q.window, 0); }), VRB_ERROR_TIMER);
+    const std::vector<QueueRun> fine{{q.a.device_ticks + 100, q.a.device_ticks + 200, q.a}};
+    EXPECT_EQ(status_of([&] { calibrated_span_seconds(fine, 64, 0.0, q.window, 0); }), VRB_ERROR_TIMER);
+    EXPECT_EQ(status_of([&] { calibrated_span_seconds(fine, 64, std::nan(""), q.window, 0); }), VRB_ERROR_TIMER);
 }
 
 TEST(Timestamps, that_add_up_to_more_than_the_host_waited_are_refused)

@@ -79,6 +79,13 @@ TEST(Transfer, copies_both_ways_at_once)
     const RunResult r = run(device, op, 3);
     for (double s : r.seconds)
         EXPECT_GT(s, 0.0);
+    // One queue's timestamps, a calibrated span of two queues, or the host's clock;
+    // never two queues' raw timestamps set against each other.
+    const uint32_t timer = r.output.timer;
+    EXPECT_TRUE(timer == VRB_TIMER_DEVICE_TIMESTAMPS || timer == VRB_TIMER_CALIBRATED_TIMESTAMPS ||
+                timer == VRB_TIMER_HOST_MONOTONIC)
+        << timer;
+    RecordProperty("timer", int(timer));
     EXPECT_EQ(download<uint8_t>(dev_dst.get(), 0, bytes), up);
     EXPECT_EQ(download<uint8_t>(host_dst.get(), 0, bytes), down);
 }

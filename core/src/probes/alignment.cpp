@@ -38,8 +38,8 @@ class AlignmentProbe final : public Probe {
         const uint64_t buffer = bytes + offsets.back() + 4096;
         for (uint64_t o : offsets)
             check_offset(o, width, buffer);
-        auto src = ctx.device.allocate(kind, buffer);
-        auto dst = ctx.device.allocate(kind, buffer);
+        auto src = ctx.device.acquire(kind, buffer);
+        auto dst = ctx.device.acquire(kind, buffer);
         fill_random(ctx.device, *src, buffer, seed_src);
 
         const Pace pace{stream.warmups, stream.reps, ctx.options.suite == Suite::quick ? 0.5e-3 : 1e-3};

@@ -33,7 +33,7 @@ struct CapacityBudget {
 // The budget on this device for this run:
 //   --memory-limit given: that many bytes, or that share of the reported free memory;
 //   otherwise the reported free memory less a margin of max(5%, 512 MiB), and at most
-//   2 GiB in the quick suite (256 MiB on a CPU).
+//   2 GiB in the quick suite.
 // Throws RunError when the device reports no memory figure at all and no absolute
 // --memory-limit says how much may be taken.
 CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptions &options);

@@ -58,7 +58,7 @@ class ChaseProbe final : public Probe {
         } catch (const RunError &) {
             kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS);
         }
-        auto chain = ctx.device.allocate(kind, sizes.back());
+        auto chain = ctx.device.acquire(kind, sizes.back());
         const auto &info = ctx.record.info;
         const bool clock = (info.known & VRB_KNOWN_CORE_CLOCK) && info.core_clock_khz > 0;
         const auto caches = plan_caches(ctx.record, 1);

@@ -56,8 +56,8 @@ class GatherProbe final : public Probe {
         // Data and indices together make the footprint; both are read once a pass.
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
         const uint64_t n = gather_elements(footprint, ctx.options.suite);
-        auto data = ctx.device.allocate(kind, n * width);
-        auto index = ctx.device.allocate(kind, n * 4);
+        auto data = ctx.device.acquire(kind, n * width);
+        auto index = ctx.device.acquire(kind, n * 4);
         fill_random(ctx.device, *data, n * width, seed);
         // Every order reads each element once, so both sum to the same checksum.
         const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, seed, 0, n);

@@ -84,8 +84,8 @@ class KindsProbe final : public Probe {
             std::unique_ptr<Buffer> src, dst;
             try {
                 check_kind(ctx.record, kind, VRB_MEMORY_DEVICE_ACCESS);
-                src = ctx.device.allocate(kind, bytes);
-                dst = ctx.device.allocate(kind, bytes);
+                src = ctx.device.acquire(kind, bytes);
+                dst = ctx.device.acquire(kind, bytes);
                 fill_random(ctx.device, *src, bytes, seed_src);
             } catch (const Error &e) {
                 ProbeResult r = result(VRB_OP_READ);

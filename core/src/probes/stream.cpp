@@ -43,9 +43,9 @@ class StreamProbe final : public Probe {
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags);
         const std::string kind_name = ctx.record.kinds.at(kind).name;
         ctx.progress("allocating " + format_size(plan.bytes) + " x 3", 0);
-        auto a = ctx.device.allocate(kind, plan.bytes);
-        auto b = ctx.device.allocate(kind, plan.bytes);
-        auto c = ctx.device.allocate(kind, plan.bytes);
+        auto a = ctx.device.acquire(kind, plan.bytes);
+        auto b = ctx.device.acquire(kind, plan.bytes);
+        auto c = ctx.device.acquire(kind, plan.bytes);
         // Pseudo-random data, so no memory compression can shrink what is moved.
         fill_random(ctx.device, *a, plan.bytes, seed_a);
         fill_random(ctx.device, *b, plan.bytes, seed_b);

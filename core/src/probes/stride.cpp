@@ -39,7 +39,7 @@ class StrideProbe final : public Probe {
         const uint64_t elements = bytes / width;
         for (uint64_t s : strides)
             check_stride(s, elements);
-        auto src = ctx.device.allocate(kind, bytes);
+        auto src = ctx.device.acquire(kind, bytes);
         fill_random(ctx.device, *src, bytes, seed);
 
         const double target = ctx.options.suite == Suite::quick ? 0.5e-3 : 1e-3;

@@ -44,8 +44,8 @@ class SweepProbe final : public Probe {
             kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS);
         }
         ctx.progress("allocating " + format_size(sizes.back()) + " x 2", 0);
-        auto src = ctx.device.allocate(kind, sizes.back());
-        auto dst = ctx.device.allocate(kind, sizes.back());
+        auto src = ctx.device.acquire(kind, sizes.back());
+        auto dst = ctx.device.acquire(kind, sizes.back());
         fill_random(ctx.device, *src, sizes.back(), seed_src);
 
         const auto caches = plan_caches(ctx.record, std::max<uint32_t>(ctx.record.info.compute_units, 1));

@@ -28,8 +28,8 @@ class VectorProbe final : public Probe {
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
-        auto src = ctx.device.allocate(kind, stream.bytes);
-        auto dst = ctx.device.allocate(kind, stream.bytes);
+        auto src = ctx.device.acquire(kind, stream.bytes);
+        auto dst = ctx.device.acquire(kind, stream.bytes);
         fill_random(ctx.device, *src, stream.bytes, seed_src);
         const Pace pace{stream.warmups, stream.reps, 1e-3};
         std::size_t step = 0;

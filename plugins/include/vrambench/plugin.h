@@ -287,7 +287,12 @@ typedef enum vrb_timer_kind {
     VRB_TIMER_HOST_MONOTONIC = 1,    /* a monotonic host clock (CLOCK_MONOTONIC, steady_clock) around the run */
     VRB_TIMER_DEVICE_EVENTS = 2,     /* cudaEvent / hipEvent */
     VRB_TIMER_DEVICE_TIMESTAMPS = 3, /* Vulkan timestamp queries */
-    VRB_TIMER_PROFILING_EVENTS = 4   /* OpenCL profiling info */
+    VRB_TIMER_PROFILING_EVENTS = 4,  /* OpenCL profiling info */
+    /* Device timestamps of several queues, each placed on the host's monotonic clock
+     * through a calibration (VK_EXT_calibrated_timestamps): timestamps of two queues
+     * are not comparable as they stand. Since ABI 1.1; an older host reads it as a
+     * timer it does not know. */
+    VRB_TIMER_CALIBRATED_TIMESTAMPS = 5
 } vrb_timer_kind;
 
 /* ---------------------------------------------------------------- external memory */

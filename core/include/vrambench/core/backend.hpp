@@ -5,6 +5,7 @@
 // own message; nothing of the C boundary leaks past this header.
 #pragma once
 
+#include <vrambench/core/buffer_pool.hpp>
 #include <vrambench/core/error.hpp>
 #include <vrambench/plugin.h>
 
@@ -86,8 +87,14 @@ class Device {
     // The first kind with all of `flags`, or throws RunError naming the wanted flags.
     uint32_t find_kind(uint32_t flags) const;
 
+    // A new buffer from the driver, for probes that measure allocation: the run's
+    // pool is emptied first, so nothing it holds is counted against the device.
     // Throws BackendError; an out-of-memory status keeps VRB_ERROR_OUT_OF_MEMORY.
     std::unique_ptr<Buffer> allocate(uint32_t kind, uint64_t bytes);
+    // A buffer for measuring through: reused from the run's pool where one fits
+    // (buffer_pool.hpp), so its pages were touched before. Contents are undefined.
+    std::unique_ptr<Buffer> acquire(uint32_t kind, uint64_t bytes);
+    BufferPool &pool() { return *pool_; }
 
     struct RunOutput {
         std::vector<double> seconds;
@@ -103,6 +110,7 @@ class Device {
     std::shared_ptr<Module> module_;
     vrb_device *handle_;
     uint32_t index_;
+    std::shared_ptr<BufferPool> pool_; // emptied before the device closes
 };
 
 class Buffer {
@@ -122,10 +130,20 @@ class Buffer {
     static int64_t live_count();
 
   private:
+    friend class BufferPool;
+    // A leased buffer's memory goes back to its pool, while the pool exists.
+    void return_to(std::weak_ptr<BufferPool> pool, uint64_t capacity)
+    {
+        pool_ = std::move(pool);
+        capacity_ = capacity;
+    }
+
     std::shared_ptr<Module> module_;
     vrb_buffer *handle_;
     uint64_t bytes_;
     uint32_t kind_;
+    std::weak_ptr<BufferPool> pool_;
+    uint64_t capacity_ = 0;
 };
 
 // An initialised backend: a module plus its context.
@@ -153,6 +171,10 @@ class Backend : public std::enable_shared_from_this<Backend> {
 struct UnavailableError : Error {
     explicit UnavailableError(const std::string &message) : Error(ExitCode::run_failed, message) {}
 };
+
+// The dlopen() flags for a module: RTLD_NOW | RTLD_LOCAL, and in sanitized builds
+// RTLD_NODELETE, so that LeakSanitizer sees every module's frames and globals at exit.
+int module_open_flags();
 
 // The host table every module gets: logging to stderr and the cancellation flag.
 const vrb_host_table *default_host_table();

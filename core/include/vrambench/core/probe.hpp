@@ -28,6 +28,9 @@ struct ProbeOptions {
     Estimator estimator = Estimator::median;
     std::optional<MemoryLimit> memory_limit; // --memory-limit, for probes that allocate much
     std::optional<uint64_t> llc;             // --llc: the last-level cache, over the API and the table
+    // What is left of the run's --max-seconds when this device starts: a probe that
+    // would start past it is reported as skipped; one that started finishes.
+    std::optional<double> time_budget_seconds;
 };
 
 // Where a probe reports progress: "what it does now" and how far it is.

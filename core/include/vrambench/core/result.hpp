@@ -24,7 +24,9 @@ std::string_view to_string(Verification::Status status);
 
 // One figure of one probe on one device, with everything needed to trust it.
 struct ProbeResult {
-    enum class Status { ok, suspect, failed, verification_failed, waived };
+    // waived: the probe does not apply here; skipped: it applies but was not run (the
+    // run's --max-seconds budget was spent), with the reason in `error`.
+    enum class Status { ok, suspect, failed, verification_failed, waived, skipped };
 
     std::string probe; // "bandwidth.stream"
     std::string backend;

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ struct RunRequest {
     std::vector<std::string> probes;   // patterns; empty: every probe
     ProbeOptions options;
     std::vector<std::string> command_line;
-    double timeout_seconds = 600;  // longest a worker may stay silent
-    std::filesystem::path journal; // when set: one JSON line per finished result
+    double timeout_seconds = 600;      // longest a worker may stay silent
+    std::optional<double> max_seconds; // --max-seconds: the whole run's time budget
+    std::filesystem::path journal;     // when set: one JSON line per finished result
     DiscoveryOptions discovery;
 };
 

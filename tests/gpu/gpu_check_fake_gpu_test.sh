@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# scripts/gpu-check's run where nvidia-smi reports a GPU (tests/gpu/fake-nvidia-smi, as
+# no GPU is here): it runs the GPU test programs of the build at hand, reads the GPU's
+# state before and after, samples it meanwhile, flags throttling only when the samples
+# show it, and records a backend that fails as failed.
+#   gpu_check_fake_gpu_test.sh SOURCE_DIR BUILD_DIR
+set -u
+root=$1
+build=$2
+here=$(cd "$(dirname "$0")" && pwd)
+# A real GPU would be measured for minutes under the stand-in's name.
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    echo "an NVIDIA GPU is here: scripts/gpu-check would measure it"
+    exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/bin"
+ln -s "$here/fake-nvidia-smi" "$work/bin/nvidia-smi"
+failures=0
+expect() { # description, then a command that must succeed
+    local what=$1
+    shift
+    if ! "$@"; then
+        echo "FAILED: $what"
+        failures=$((failures + 1))
+    fi
+}
+# The CUDA backend has no device here, so its run fails fast: exit 3.
+check() { # name, sampled reasons
+    PATH=$work/bin:$PATH FAKE_NVIDIA_SMI_REASONS=$2 VRAMBENCH_BUILD_DIR=$build VRAMBENCH_CHECK_BACKENDS=cuda \
+        "$root/scripts/gpu-check" "$work/$1" >"$work/$1.stdout" 2>"$work/$1.stderr"
+    local status=$?
+    echo "== $1: exit status $status; summary:"
+    cat "$work/$1/summary.txt"
+    expect "$1: exits with the failed run's status" test "$status" -eq 3
+}
+
+check throttled 0x0000000000000040
+s=$work/throttled/summary.txt
+expect "runs the stand-in test program" grep -q "^ran: vrambench_gpu_standin_tests, passed" "$s"
+if [[ -n $(find "$build/tests" -maxdepth 2 -name vrambench_gpu_module_tests) ]]; then
+    expect "runs the module test program" grep -q "^ran: vrambench_gpu_module_tests, passed" "$s"
+fi
+expect "records the failed run" grep -q "^ran: cuda .*a run or device failed (exit 3" "$s"
+expect "flags thermal slowdown" grep -q "^THROTTLED: " "$s"
+expect "states the ECC mode" grep -q "^ECC mode: Enabled" "$s"
+expect "states the MIG mode" grep -q "^MIG mode: Disabled" "$s"
+for when in before after; do
+    expect "reads the state $when" grep -q "clocks_event_reasons.active" "$work/throttled/gpu-$when.csv"
+    expect "keeps the state $when in provenance" grep -q "^GPU state $when" "$work/throttled/provenance.txt"
+done
+expect "samples while it runs" test -s "$work/throttled/gpu-samples.csv"
+
+check idle 0x0000000000000001
+expect "does not flag an idle GPU" grep -q "^no throttling seen" "$work/idle/summary.txt"
+expect "writes nothing on stdout" test ! -s "$work/idle.stdout"
+
+((failures == 0)) && echo "ok" || exit 1
