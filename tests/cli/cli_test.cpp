@@ -336,30 +336,31 @@ TEST(Cli, IndexPrintsMemoryLatencyOnlyForAPlateauNamedMemory)
     std::ofstream(cached) << doc.dump(2);
     const auto in_memory = vrambench({"index", folder.string()});
     EXPECT_NE(in_memory.out.find("| 640 ns past 4 KiB |"), std::string::npos) << in_memory.out;
+}
 
-    TEST(Cli, MaxSecondsListsTheProbesPastTheBudgetAsSkippedWithTheReason)
-    {
-        // The first probe starts inside any budget; the later ones find it spent.
-        const auto r = vrambench({"run", "--backend", "host", "--suite", "quick", "--size", "4M", "--probe",
-                                  "bandwidth.stream", "--probe", "pattern.stride", "--probe", "pattern.alignment",
-                                  "--max-seconds", "0.001", "--format", "json"});
-        EXPECT_EQ(r.exit_code, 0) << r.err;
-        const auto doc = nlohmann::json::parse(r.out);
-        EXPECT_FALSE(vrb::validate_result_json(doc));
-        std::set<std::string> skipped, measured;
-        for (const auto &result : doc["results"]) {
-            if (result["status"] == "skipped") {
-                skipped.insert(result["probe"].get<std::string>());
-                EXPECT_NE(result["error"].get<std::string>().find("--max-seconds"), std::string::npos) << result;
-            } else {
-                measured.insert(result["probe"].get<std::string>());
-            }
+TEST(Cli, MaxSecondsListsTheProbesPastTheBudgetAsSkippedWithTheReason)
+{
+    // The first probe starts inside any budget; the later ones find it spent.
+    const auto r = vrambench({"run", "--backend", "host", "--suite", "quick", "--size", "4M", "--probe",
+                              "bandwidth.stream", "--probe", "pattern.stride", "--probe", "pattern.alignment",
+                              "--max-seconds", "0.001", "--format", "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(vrb::validate_result_json(doc));
+    std::set<std::string> skipped, measured;
+    for (const auto &result : doc["results"]) {
+        if (result["status"] == "skipped") {
+            skipped.insert(result["probe"].get<std::string>());
+            EXPECT_NE(result["error"].get<std::string>().find("--max-seconds"), std::string::npos) << result;
+        } else {
+            measured.insert(result["probe"].get<std::string>());
         }
-        EXPECT_EQ(measured, std::set<std::string>{"bandwidth.stream"});
-        EXPECT_EQ(skipped, (std::set<std::string>{"pattern.stride", "pattern.alignment"}));
     }
+    EXPECT_EQ(measured, std::set<std::string>{"bandwidth.stream"});
+    EXPECT_EQ(skipped, (std::set<std::string>{"pattern.stride", "pattern.alignment"}));
+}
 
-    TEST(Cli, RefusesAMaxSecondsThatIsNotAPositiveNumber)
-    {
-        expect_usage_error(vrambench({"run", "--backend", "host", "--max-seconds", "-3"}), "--max-seconds");
-    }
+TEST(Cli, RefusesAMaxSecondsThatIsNotAPositiveNumber)
+{
+    expect_usage_error(vrambench({"run", "--backend", "host", "--max-seconds", "-3"}), "--max-seconds");
+}
