@@ -2,6 +2,7 @@
 
 #include <vrambench/core/backend.hpp>
 #include <vrambench/core/peak.hpp>
+#include <vrambench/core/plan.hpp>
 #include <vrambench/core/registry.hpp>
 #include <vrambench/core/report.hpp>
 #include <vrambench/core/result_index.hpp>
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -165,9 +167,61 @@ int cmd_peak(const Options &o)
     if (by_rate == by_clock)
         throw UsageError("peak needs exactly one of --data-rate-gbps (datasheet, per pin) or --memory-clock-mhz "
                          "(as a runtime reports it)");
-    const PeakBandwidth peak = by_rate ? peak_from_data_rate(o.data_rate_gbps, o.bus_bits)
-                                       : peak_from_reported_clock(o.memory_clock_mhz, o.bus_bits);
+    std::optional<MemoryType> memory;
+    for (const MemoryType type : {MemoryType::gddr6, MemoryType::gddr6x, MemoryType::hbm2, MemoryType::hbm2e,
+                                  MemoryType::hbm3, MemoryType::hbm3e})
+        if (o.memory_type == to_string(type)) memory = type;
+    if (!o.memory_type.empty() && !memory)
+        throw UsageError(
+            fmt::format("unknown memory type '{}': GDDR6, GDDR6X, HBM2, HBM2e, HBM3 or HBM3e", o.memory_type));
+    const PeakBandwidth peak =
+        by_rate ? peak_from_data_rate(o.data_rate_gbps, o.bus_bits)
+                : peak_from_clock(o.memory_clock_mhz, o.bus_bits, clock_convention(o.runtime, memory));
     write_stdout(fmt::format("{:.1f} GB/s\n  convention: {}\n", peak.gb_per_s, peak.convention));
+    return 0;
+}
+
+// `run --plan`: the devices as their workers describe them (no buffer is allocated),
+// each planned with the probes and options the run would use.
+int cmd_plan(const Options &o, const RunRequest &request)
+{
+    const auto probes = select_probes(request.probes);
+    const nlohmann::json backends = describe_backends_in_workers(request.discovery, request.timeout_seconds);
+    nlohmann::json plans = nlohmann::json::array();
+    std::string text;
+    double seconds = 0;
+    std::size_t devices = 0;
+    for (const auto &b : backends) {
+        const std::string name = b["name"].get<std::string>();
+        const bool wanted_backend =
+            request.backends.empty() ||
+            std::find(request.backends.begin(), request.backends.end(), name) != request.backends.end();
+        for (const auto &d : b.value("devices", nlohmann::json::array())) {
+            const std::string id = d.value("id", "");
+            const bool wanted = request.devices.empty() ? wanted_backend
+                                                        : std::find(request.devices.begin(), request.devices.end(),
+                                                                    id) != request.devices.end();
+            if (!wanted || b["state"] != "available") continue;
+            if (d.contains("error")) throw RunError(fmt::format("{}: {}", id, d["error"].get<std::string>()));
+            DeviceRecord record = device_record_from_json(d);
+            record.llc_option = request.options.llc;
+            const DevicePlan plan = plan_device(record, probes, request.options);
+            plans.push_back(to_json(plan));
+            text += (devices++ ? "\n" : "") + plan_text(plan);
+            seconds += plan.seconds;
+        }
+    }
+    if (devices == 0)
+        throw RunError("no device to plan for: none of the backends asked for is available (see vrambench list)");
+    if (o.format == "json")
+        write_stdout(
+            nlohmann::json(
+                {{"suite", to_string(request.options.suite)}, {"devices", plans}, {"estimate_seconds", seconds}})
+                .dump(2) +
+            "\n");
+    else
+        write_stdout(text + fmt::format("\nestimated duration of the run: {:.1f} s ({} device{})\n", seconds, devices,
+                                        devices == 1 ? "" : "s"));
     return 0;
 }
 
@@ -182,12 +236,18 @@ int cmd_run(const Options &o, int argc, char **argv)
     if (!o.size.empty()) request.options.size = parse_size(o.size);
     if (o.reps > 0) request.options.repetitions = static_cast<uint32_t>(o.reps);
     if (!o.memory_limit.empty()) request.options.memory_limit = parse_memory_limit(o.memory_limit);
+    if (!o.llc.empty()) request.options.llc = parse_size(o.llc);
     request.command_line.assign(argv, argv + argc);
-    check_output_path(o.output);
-
     request.discovery = discovery_options(o);
     request.timeout_seconds = o.timeout;
     if (o.max_seconds > 0) request.max_seconds = o.max_seconds;
+    if (o.plan) {
+        if (o.format == "csv") throw UsageError("--plan prints a table or JSON (--format table or json), not CSV");
+        if (!o.output.empty()) throw UsageError("--plan measures nothing, so there is no result set for --output");
+        return cmd_plan(o, request);
+    }
+    check_output_path(o.output);
+
     if (!o.output.empty()) request.journal = o.output + ".journal";
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
@@ -284,6 +344,11 @@ void add_commands(CLI::App &app, Options &o)
         ->check(CLI::IsMember({"median", "min", "max", "mean"}));
     run->add_option("--memory-limit", o.memory_limit,
                     "Most memory the capacity probes may take: bytes (8G) or a share of free memory (50%)");
+    run->add_option("--llc", o.llc,
+                    "The last-level cache size to plan sizes from, over what the API and the device table say: 256M");
+    run->add_flag("--plan", o.plan,
+                  "Print every probe's sizes, the rule that chose them, the peak and an estimated duration; "
+                  "measure nothing");
     run->add_option("-o,--output", o.output, "Also write the result set (JSON) to this file");
     run->add_option("--format", o.format, "What stdout carries: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
@@ -315,6 +380,10 @@ void add_commands(CLI::App &app, Options &o)
     peak->add_option("--data-rate-gbps", o.data_rate_gbps, "Per-pin data rate in Gbit/s, as datasheets give it");
     peak->add_option("--memory-clock-mhz", o.memory_clock_mhz, "Memory clock in MHz, as CUDA, HIP or NVML report it");
     peak->add_option("--bus-bits", o.bus_bits, "Memory bus width in bits")->required();
+    peak->add_option("--runtime", o.runtime, "The runtime that reported the clock: CUDA or HIP")
+        ->check(CLI::IsMember({"CUDA", "HIP"}));
+    peak->add_option("--memory-type", o.memory_type,
+                     "The memory the clock drives (HIP reports HBM3 and HBM3e at a quarter of the pin rate)");
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)

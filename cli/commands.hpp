@@ -22,11 +22,14 @@ struct Options {
     std::string format = "table";
     std::string estimator = "median";
     std::string memory_limit; // "8G" or "50%"; parsed by vrb::parse_memory_limit
+    std::string llc;          // --llc SIZE; parsed by vrb::parse_size
+    bool plan = false;        // --plan: print what would run, measure nothing
     // info / validate
     std::string device;
     std::string file;
     // peak
     double data_rate_gbps = 0, memory_clock_mhz = 0, bus_bits = 0;
+    std::string runtime = "CUDA", memory_type; // which convention a reported clock follows
 };
 
 std::string version_text();

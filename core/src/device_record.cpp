@@ -1,9 +1,12 @@
 #include <vrambench/core/device_record.hpp>
+#include <vrambench/core/error.hpp>
 #include <vrambench/core/peak.hpp>
+#include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace vrb {
 
@@ -59,15 +62,7 @@ std::string DeviceRecord::key() const
     return id;
 }
 
-std::optional<double> DeviceRecord::peak_gb_per_s() const
-{
-    const uint64_t need = VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
-    if ((info.known & need) != need || info.memory_bus_width_bits == 0 || info.memory_clock_khz == 0)
-        return std::nullopt;
-    return peak_from_reported_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits).gb_per_s;
-}
-
-uint64_t DeviceRecord::last_level_cache_bytes() const
+uint64_t DeviceRecord::reported_last_level_cache_bytes() const
 {
     uint64_t best = 0;
     uint32_t level = 0;
@@ -80,6 +75,37 @@ uint64_t DeviceRecord::last_level_cache_bytes() const
         }
     }
     return best;
+}
+
+LastLevelCache DeviceRecord::last_level_cache() const
+{
+    if (llc_option) return {*llc_option, "option", fmt::format("{} as given by --llc", format_size(*llc_option))};
+    const uint64_t reported = reported_last_level_cache_bytes();
+    const CardMatch card = match_card(info);
+    // A partition keeps the card's cache: MIG slices and MI300X partitions share it.
+    const CardSpec *spec = card.card;
+    if (!spec && card.kind == CardMatch::Kind::ambiguous) {
+        // Variants of one PCI id that agree on the cache leave no doubt about it.
+        spec = card.candidates.front();
+        for (const CardSpec *c : card.candidates)
+            if (c->last_level_bytes != spec->last_level_bytes) spec = nullptr;
+    }
+    if (spec && spec->last_level_bytes > reported)
+        return {spec->last_level_bytes, "device-table",
+                fmt::format("the {} {} of the {} ({}){}", format_size(spec->last_level_bytes), spec->last_level_name,
+                            spec->name, spec->source,
+                            reported ? fmt::format("; the API reports caches only up to {}", format_size(reported))
+                                     : std::string("; the API reports no cache sizes"))};
+    if (reported)
+        return {reported, "api", fmt::format("the {} cache the {} API reports", format_size(reported), info.api)};
+    return {0, "none", "the API reports no cache sizes and the device table does not know the device"};
+}
+
+nlohmann::json to_json(const LastLevelCache &llc)
+{
+    return {{"bytes", llc.bytes ? nlohmann::json(llc.bytes) : nlohmann::json()},
+            {"source", llc.source},
+            {"detail", llc.detail}};
 }
 
 nlohmann::json to_json(const DeviceRecord &d)
@@ -155,14 +181,144 @@ nlohmann::json to_json(const DeviceRecord &d)
         {"memory_kinds", kinds},
         {"properties", properties},
     };
-    if (const auto peak = d.peak_gb_per_s()) {
-        j["peak_bandwidth_gbps"] = *peak;
+    const PeakChoice peak = d.peak();
+    if (peak.gb_per_s) {
+        j["peak_bandwidth_gbps"] = *peak.gb_per_s;
     } else {
         j["peak_bandwidth_gbps"] = nullptr;
-        unknown["peak_bandwidth_gbps"] = "needs both the memory bus width and the memory clock";
+        unknown["peak_bandwidth_gbps"] = peak.note;
     }
+    j["peak"] = to_json(peak);
+    j["last_level_cache"] = to_json(d.last_level_cache());
     j["unknown"] = unknown;
     return j;
+}
+
+} // namespace vrb
+
+namespace vrb {
+
+namespace {
+
+template <std::size_t N> void copy_text(char (&out)[N], const nlohmann::json &j, const char *field)
+{
+    const nlohmann::json v = j.value(field, nlohmann::json());
+    const std::string text = v.is_string() ? v.get<std::string>() : std::string();
+    std::snprintf(out, N, "%s", text.c_str());
+}
+
+// A count the description holds, or nothing when it is null (unknown).
+template <typename T> std::optional<T> count_of(const nlohmann::json &j, const char *field)
+{
+    const nlohmann::json v = j.value(field, nlohmann::json());
+    if (v.is_null()) return std::nullopt;
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+        throw UsageError(fmt::format("device description: {} is not a count", field));
+    return v.get<T>();
+}
+
+uint32_t type_from_name(const std::string &name)
+{
+    if (name == "cpu") return VRB_DEVICE_CPU;
+    if (name == "discrete-gpu") return VRB_DEVICE_DISCRETE_GPU;
+    if (name == "integrated-gpu") return VRB_DEVICE_INTEGRATED_GPU;
+    if (name == "virtual-gpu") return VRB_DEVICE_VIRTUAL_GPU;
+    return VRB_DEVICE_OTHER;
+}
+
+uint32_t flags_from_names(const nlohmann::json &names)
+{
+    uint32_t flags = 0;
+    if (!names.is_array()) return flags;
+    for (uint32_t bit = 1; bit != 0 && bit <= VRB_MEMORY_HOST_MEMORY; bit <<= 1)
+        for (const std::string &name : memory_flag_names(bit))
+            for (const auto &n : names)
+                if (n.is_string() && n.get<std::string>() == name) flags |= bit;
+    return flags;
+}
+
+} // namespace
+
+DeviceRecord device_record_from_json(const nlohmann::json &j)
+{
+    if (!j.is_object() || !j.value("id", nlohmann::json()).is_string())
+        throw UsageError("device description: not an object with an id");
+    DeviceRecord d;
+    d.id = j["id"].get<std::string>();
+    d.backend = j.value("backend", "");
+    d.index = count_of<uint32_t>(j, "index").value_or(0);
+    vrb_device_info &i = d.info;
+    i.struct_size = sizeof i;
+    i.type = type_from_name(j.value("type", "other"));
+    copy_text(i.name, j, "name");
+    copy_text(i.vendor, j, "vendor");
+    copy_text(i.api, j, "api");
+    copy_text(i.api_version, j, "api_version");
+    copy_text(i.driver_version, j, "driver_version");
+    if (j.contains("api_version") && j["api_version"].is_string()) i.known |= VRB_KNOWN_API_VERSION;
+    if (j.contains("driver_version") && j["driver_version"].is_string()) i.known |= VRB_KNOWN_DRIVER_VERSION;
+    if (const nlohmann::json pci = j.value("pci", nlohmann::json()); pci.is_object()) {
+        const auto vendor = count_of<uint32_t>(pci, "vendor_id"), device = count_of<uint32_t>(pci, "device_id");
+        if (vendor && device) {
+            i.pci_vendor_id = *vendor;
+            i.pci_device_id = *device;
+            i.known |= VRB_KNOWN_PCI_IDS;
+        }
+        if (pci.value("address", nlohmann::json()).is_string()) {
+            copy_text(i.pci_address, pci, "address");
+            i.known |= VRB_KNOWN_PCI_ADDRESS;
+        }
+    }
+    const std::pair<const char *, std::pair<uint64_t, uint64_t *>> wide[] = {
+        {"total_memory_bytes", {VRB_KNOWN_TOTAL_MEMORY, &i.total_memory_bytes}},
+        {"free_memory_bytes", {VRB_KNOWN_FREE_MEMORY, &i.free_memory_bytes}}};
+    for (const auto &[field, target] : wide)
+        if (const auto v = count_of<uint64_t>(j, field)) {
+            *target.second = *v;
+            i.known |= target.first;
+        }
+    const std::pair<const char *, std::pair<uint64_t, uint32_t *>> narrow[] = {
+        {"memory_bus_width_bits", {VRB_KNOWN_BUS_WIDTH, &i.memory_bus_width_bits}},
+        {"memory_clock_khz", {VRB_KNOWN_MEMORY_CLOCK, &i.memory_clock_khz}},
+        {"compute_units", {VRB_KNOWN_COMPUTE_UNITS, &i.compute_units}},
+        {"core_clock_khz", {VRB_KNOWN_CORE_CLOCK, &i.core_clock_khz}}};
+    for (const auto &[field, target] : narrow)
+        if (const auto v = count_of<uint32_t>(j, field)) {
+            *target.second = *v;
+            i.known |= target.first;
+        }
+    for (const auto &c : j.value("caches", nlohmann::json::array())) {
+        if (i.cache_count >= VRB_MAX_CACHES) break;
+        vrb_cache_info &out = i.caches[i.cache_count++];
+        out.level = count_of<uint32_t>(c, "level").value_or(0);
+        out.bytes = count_of<uint64_t>(c, "bytes").value_or(0);
+        out.shared_by = count_of<uint32_t>(c, "shared_by").value_or(0);
+        copy_text(out.kind, c, "kind");
+    }
+    for (const auto &h : j.value("heaps", nlohmann::json::array())) {
+        if (i.heap_count >= VRB_MAX_HEAPS) break;
+        vrb_heap_info &out = i.heaps[i.heap_count++];
+        out.bytes = count_of<uint64_t>(h, "bytes").value_or(0);
+        out.budget_bytes = count_of<uint64_t>(h, "budget_bytes").value_or(0);
+        out.flags = flags_from_names(h.value("flags", nlohmann::json()));
+    }
+    for (const auto &k : j.value("memory_kinds", nlohmann::json::array())) {
+        vrb_memory_kind_info kind{};
+        kind.struct_size = sizeof kind;
+        kind.flags = flags_from_names(k.value("flags", nlohmann::json()));
+        copy_text(kind.name, k, "name");
+        kind.heap_index = count_of<uint32_t>(k, "heap").value_or(UINT32_MAX);
+        kind.max_allocation_bytes = count_of<uint64_t>(k, "max_allocation_bytes").value_or(0);
+        d.kinds.push_back(kind);
+    }
+    const nlohmann::json properties = j.value("properties", nlohmann::json::object());
+    for (const auto &[key, value] : properties.items()) {
+        if (i.property_count >= VRB_MAX_PROPERTIES || !value.is_string()) continue;
+        vrb_property &p = i.properties[i.property_count++];
+        std::snprintf(p.key, sizeof p.key, "%s", key.c_str());
+        std::snprintf(p.value, sizeof p.value, "%s", value.get<std::string>().c_str());
+    }
+    return d;
 }
 
 } // namespace vrb

@@ -112,8 +112,16 @@ std::string device_heading(const nlohmann::json &d)
     std::string line = fmt::format("{}: {} ({}", d["id"].get<std::string>(), d.value("name", "?"), d.value("api", "?"));
     if (d.value("total_memory_bytes", nlohmann::json()).is_number())
         line += ", " + format_size(d["total_memory_bytes"].get<uint64_t>());
-    if (d.value("peak_bandwidth_gbps", nlohmann::json()).is_number())
-        line += fmt::format(", peak {:.1f} GB/s", d["peak_bandwidth_gbps"].get<double>());
+    if (d.value("peak_bandwidth_gbps", nlohmann::json()).is_number()) {
+        const nlohmann::json peak = d.value("peak", nlohmann::json::object());
+        line += fmt::format(", peak {:.1f} GB/s{}", d["peak_bandwidth_gbps"].get<double>(),
+                            peak.value("source", "").empty() ? "" : " (" + peak.value("source", "") + ")");
+        if (peak.value("disagreement", false)) line += ", runtime clock disagrees";
+    }
+    if (const nlohmann::json llc = d.value("last_level_cache", nlohmann::json::object());
+        llc.value("bytes", nlohmann::json()).is_number())
+        line += fmt::format(", last-level cache {} ({})", format_size(llc["bytes"].get<uint64_t>()),
+                            llc.value("source", ""));
     return line + ")\n";
 }
 

@@ -86,6 +86,7 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
     try {
         device = backend.open(index);
         record = describe_device(backend, device.get(), index);
+        record.llc_option = options.llc;
     } catch (const Error &e) {
         ProbeResult r;
         r.probe = "device.open";
@@ -132,6 +133,7 @@ nlohmann::json to_json(const ProbeOptions &o)
     nlohmann::json j = {{"suite", to_string(o.suite)}, {"estimator", to_string(o.estimator)}};
     if (o.size) j["size"] = *o.size;
     if (o.repetitions) j["repetitions"] = *o.repetitions;
+    if (o.llc) j["llc"] = *o.llc;
     if (o.memory_limit) j["memory_limit"] = {{"bytes", o.memory_limit->bytes}, {"fraction", o.memory_limit->fraction}};
     if (o.time_budget_seconds) j["time_budget_seconds"] = *o.time_budget_seconds;
     return j;
@@ -148,6 +150,7 @@ ProbeOptions probe_options_from_json(const nlohmann::json &j)
                   : estimator == "mean" ? Estimator::mean
                                         : Estimator::median;
     if (j.contains("size")) o.size = j["size"].get<uint64_t>();
+    if (j.contains("llc")) o.llc = j["llc"].get<uint64_t>();
     if (j.contains("repetitions")) o.repetitions = j["repetitions"].get<uint32_t>();
     if (j.contains("memory_limit")) {
         MemoryLimit limit;

@@ -279,6 +279,76 @@ TEST(Cli, HelpDocumentsTheExitCodes)
     EXPECT_NE(r.out.find("4 a result failed verification"), std::string::npos) << r.out;
 }
 
+TEST(Cli, PlanPrintsEveryProbesSizesAndAnEstimateWithoutMeasuring)
+{
+    const auto r = vrambench({"run", "--backend", "host", "--suite", "quick", "--plan"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char *want : {"host:0", "last-level cache:", "peak:", "bandwidth.sweep", "latency.chase",
+                             "to_bytes=", "estimated duration of the run:"})
+        EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
+TEST(Cli, PlanAsJsonGivesTheSameFiguresAsData)
+{
+    const auto r =
+        vrambench({"run", "--backend", "host", "--suite", "quick", "--plan", "--format", "json", "--llc", "8M"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto plan = nlohmann::json::parse(r.out);
+    ASSERT_EQ(plan["devices"].size(), 1u);
+    const auto &device = plan["devices"][0];
+    EXPECT_EQ(device["last_level_cache"]["source"], "option");
+    EXPECT_EQ(device["last_level_cache"]["bytes"], 8u << 20);
+    EXPECT_GT(plan["estimate_seconds"].get<double>(), 0);
+    EXPECT_GE(device["probes"].size(), 7u);
+}
+
+TEST(Cli, RefusesABadLlcAndAPlanItCannotWrite)
+{
+    expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "--llc", "lots"}), "lots");
+    expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "--format", "csv"}), "--plan");
+    expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "-o", "x.json"}), "--plan");
+}
+
+TEST(Cli, PeakReadsHipsHbm3ClockByItsConvention)
+{
+    const auto hbm3 = vrambench(
+        {"peak", "--memory-clock-mhz", "1300", "--bus-bits", "8192", "--runtime", "HIP", "--memory-type", "HBM3"});
+    ASSERT_EQ(hbm3.exit_code, 0) << hbm3.err;
+    EXPECT_NE(hbm3.out.find("5324.8 GB/s"), std::string::npos) << hbm3.out;
+    const auto cuda = vrambench({"peak", "--memory-clock-mhz", "3201", "--bus-bits", "6144"});
+    EXPECT_NE(cuda.out.find("4916.7 GB/s"), std::string::npos) << cuda.out;
+    expect_usage_error(vrambench({"peak", "--memory-clock-mhz", "1300", "--bus-bits", "8192", "--memory-type", "HBM9"}),
+                       "HBM9");
+}
+
+TEST(Cli, IndexPrintsMemoryLatencyOnlyForAPlateauNamedMemory)
+{
+    const auto folder = temp_dir() / "chase-index";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    // A chase over 64 KiB never leaves the caches: its last plateau is no memory.
+    const auto cached = folder / "cached.json";
+    ASSERT_EQ(vrambench({"run", "--backend", "host", "--suite", "quick", "--probe", "latency.chase", "--size", "64K",
+                         "-o", cached.string()})
+                  .exit_code,
+              0);
+    auto doc = vrb::read_result_file(cached);
+    auto &plateaus = doc["results"][0]["extra"]["curve"]["plateaus"];
+    plateaus = nlohmann::json::array(
+        {{{"name", "L2"}, {"value", 7.0}, {"from", 4096.0}, {"to", 65536.0}, {"ends_at", 65536.0}}});
+    std::ofstream(cached) << doc.dump(2);
+    const auto in_cache = vrambench({"index", folder.string()});
+    ASSERT_EQ(in_cache.exit_code, 0) << in_cache.err;
+    EXPECT_NE(in_cache.out.find("| not reached |"), std::string::npos) << in_cache.out;
+    EXPECT_EQ(in_cache.out.find("7 ns"), std::string::npos) << in_cache.out;
+
+    plateaus[0]["name"] = "memory";
+    plateaus[0]["value"] = 640.0;
+    std::ofstream(cached) << doc.dump(2);
+    const auto in_memory = vrambench({"index", folder.string()});
+    EXPECT_NE(in_memory.out.find("| 640 ns past 4 KiB |"), std::string::npos) << in_memory.out;
+}
+
 TEST(Cli, MaxSecondsListsTheProbesPastTheBudgetAsSkippedWithTheReason)
 {
     // The first probe starts inside any budget; the later ones find it spent.

@@ -87,10 +87,54 @@ TEST(Chain, IsOneCycleThroughEveryNode)
 
 TEST(Chain, LanesPointAtTheNextNodesLane)
 {
-    const auto next = vrb::sattolo_cycle(8, 1);
-    const auto lanes = vrb::chain_lanes(next, 16);
-    ASSERT_EQ(lanes.size(), 128u);
-    EXPECT_EQ(lanes[0], next[0] * 16);
-    EXPECT_EQ(vrb::chase_end(next, 16, 8), 0u);
-    EXPECT_EQ(vrb::chase_end(next, 16, 1), next[0] * 16u);
+    const auto chain = vrb::spread_chain(8, 8, 1);
+    std::vector<uint32_t> lanes(128);
+    vrb::chain_lanes(chain, 16, 0, lanes);
+    EXPECT_EQ(lanes[0], chain.line[chain.next[0]] * 16);
+    EXPECT_EQ(vrb::chase_end(chain, 16, 8), 0u);
+    EXPECT_EQ(vrb::chase_end(chain, 16, 1), chain.line[chain.next[0]] * 16u);
+}
+
+TEST(Chain, SpreadsFewNodesOverTheWholeSpanInDistinctLines)
+{
+    const uint64_t lines = 1ull << 24; // a 1 GiB span of 64-byte lines
+    const auto chain = vrb::spread_chain(lines, 4096, 3);
+    EXPECT_EQ(chain.line.front(), 0u);
+    for (std::size_t k = 1; k < chain.line.size(); ++k)
+        EXPECT_LT(chain.line[k - 1], chain.line[k]);
+    EXPECT_GE(chain.line.back(), lines - lines / 4096);
+    EXPECT_EQ(vrb::chase_end(chain, 16, 4096), 0u); // one lap through every node
+    EXPECT_THROW(vrb::spread_chain(4, 8, 1), std::invalid_argument);
+}
+
+TEST(Chain, WrittenInPiecesIsTheSameAsWrittenWhole)
+{
+    const auto chain = vrb::spread_chain(1024, 100, 9);
+    std::vector<uint32_t> whole(1024 * 16), pieces(1024 * 16);
+    vrb::chain_lanes(chain, 16, 0, whole);
+    for (uint64_t first = 0; first < pieces.size(); first += 1000)
+        vrb::chain_lanes(chain, 16, first,
+                         std::span(pieces).subspan(first, std::min<std::size_t>(1000, pieces.size() - first)));
+    EXPECT_EQ(whole, pieces);
+    // Following the lanes from lane 0 walks the chain the host walks.
+    uint64_t lane = 0;
+    for (int step = 0; step < 37; ++step)
+        lane = whole[lane];
+    EXPECT_EQ(lane, vrb::chase_end(chain, 16, 37));
+}
+
+TEST(CurvePlans, RefuseAChaseSizePastWhat32BitLinksReach)
+{
+    vrb::DeviceRecord device;
+    vrb::ProbeOptions options;
+    options.size = 32ull << 30;
+    EXPECT_THROW(vrb::plan_chase(device, options), vrb::UsageError);
+    options.size = 1ull << 30;
+    EXPECT_EQ(vrb::plan_chase(device, options).to, 1ull << 30);
+    // An --llc that would ask for more is cut to the limit, and says so.
+    options.size.reset();
+    device.llc_option = 8ull << 30;
+    const auto plan = vrb::plan_chase(device, options);
+    EXPECT_LT(plan.to, 16ull << 30);
+    EXPECT_EQ(plan.reason, "limit");
 }

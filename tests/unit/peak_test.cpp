@@ -37,3 +37,83 @@ TEST(PeakBandwidth, RefusesZeroAndNegativeInputs)
     EXPECT_THROW(vrb::peak_from_reported_clock(0, 384), vrb::UsageError);
     EXPECT_THROW(vrb::peak_from_data_rate(21, -1), vrb::UsageError);
 }
+
+#include "described_device.hpp"
+
+using vrb::test::describe;
+
+TEST(PeakBandwidth, ReadsHipsHbm3ClockAsAQuarterOfThePerPinRate)
+{
+    const auto convention = vrb::clock_convention("HIP", vrb::MemoryType::hbm3);
+    EXPECT_EQ(convention.transfers_per_clock, 4);
+    EXPECT_NEAR(vrb::peak_from_clock(1300, 8192, convention).gb_per_s, 5324.8, 0.1);
+    // The same memory through CUDA, and HBM2e through HIP, report half the rate.
+    EXPECT_EQ(vrb::clock_convention("CUDA", vrb::MemoryType::hbm3).transfers_per_clock, 2);
+    EXPECT_EQ(vrb::clock_convention("HIP", vrb::MemoryType::hbm2e).transfers_per_clock, 2);
+    EXPECT_NEAR(vrb::peak_from_clock(1600, 4096, vrb::clock_convention("HIP", vrb::MemoryType::hbm2e)).gb_per_s, 1638.4,
+                0.1);
+}
+
+TEST(PeakChoice, TakesAnH200sDatasheetAndFindsItsRuntimeClockInAgreement)
+{
+    const vrb::PeakChoice p = describe(vrb::test::h200()).peak();
+    EXPECT_EQ(p.source, "datasheet");
+    EXPECT_DOUBLE_EQ(*p.gb_per_s, 4800);
+    EXPECT_NEAR(*p.runtime_gb_per_s, 4916.7, 0.1); // 2 x 3201 MHz x 6144 / 8
+    EXPECT_FALSE(p.disagreement);
+    EXPECT_NE(p.convention.find("NVIDIA H200 Tensor Core GPU datasheet"), std::string::npos) << p.convention;
+}
+
+TEST(PeakChoice, TakesAnMi300xsDatasheetAndReadsItsHipClockByItsMemoryType)
+{
+    const vrb::PeakChoice p = describe(vrb::test::mi300x()).peak();
+    EXPECT_EQ(p.source, "datasheet");
+    EXPECT_DOUBLE_EQ(*p.gb_per_s, 5300);
+    EXPECT_NEAR(*p.runtime_gb_per_s, 5324.8, 0.1);
+    EXPECT_FALSE(p.disagreement) << p.note;
+}
+
+TEST(PeakChoice, FlagsARuntimeClockMoreThanTenPercentOffTheDatasheet)
+{
+    auto d = vrb::test::mi300x();
+    d.api = "Vulkan"; // a runtime read with the doubling rule: 2.66 TB/s
+    const vrb::PeakChoice p = describe(d).peak();
+    EXPECT_EQ(p.source, "datasheet");
+    EXPECT_TRUE(p.disagreement);
+    EXPECT_NE(p.note.find("50 % off"), std::string::npos) << p.note;
+}
+
+TEST(PeakChoice, FallsBackToTheRuntimeClockForAnAmbiguousMatchAndSaysSo)
+{
+    vrb::test::Description a770;
+    a770.api = "Vulkan";
+    a770.vendor = 0x8086;
+    a770.device = 0x56a0;
+    a770.bus_bits = 256;
+    a770.memory_clock_mhz = 8750;
+    const vrb::PeakChoice p = describe(a770).peak();
+    EXPECT_EQ(p.source, "runtime-clock");
+    EXPECT_NEAR(*p.gb_per_s, 560, 0.1);
+    EXPECT_FALSE(p.datasheet_gb_per_s);
+    EXPECT_NE(p.note.find("any of"), std::string::npos) << p.note;
+}
+
+TEST(PeakChoice, GivesAPartitionNoDatasheetPeak)
+{
+    auto mig = vrb::test::h200();
+    mig.memory_gib = 17.5;
+    mig.compute_units = 16;
+    const vrb::PeakChoice p = describe(mig).peak();
+    EXPECT_TRUE(p.partitioned);
+    EXPECT_FALSE(p.datasheet_gb_per_s);
+    EXPECT_EQ(p.source, "runtime-clock");
+}
+
+TEST(PeakChoice, SaysNoneWhenNeitherTheTableNorTheRuntimeKnows)
+{
+    vrb::test::Description unknown;
+    unknown.api = "host";
+    const vrb::PeakChoice p = describe(unknown).peak();
+    EXPECT_EQ(p.source, "none");
+    EXPECT_FALSE(p.gb_per_s);
+}

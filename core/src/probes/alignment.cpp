@@ -2,6 +2,7 @@
 // so the cost of a misaligned start shows.
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
@@ -21,13 +22,19 @@ class AlignmentProbe final : public Probe {
     std::string_view id() const override { return "pattern.alignment"; }
     std::string_view summary() const override { return "read and copy bandwidth with the base offset by 0..256 bytes"; }
 
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_alignment_probe(device, options);
+    }
+
     void run(ProbeContext &ctx) const override
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
         const std::vector<uint64_t> offsets = alignment_plan(ctx.options.suite, width);
-        // A quarter of the stream size: past the caches, and 2 x offsets x 2 operations fast.
-        const uint64_t bytes = std::max<uint64_t>(stream.bytes / 4 / 4096 * 4096, 4096);
+        // Each buffer alone holds the footprint: a read touches one, a copy two.
+        const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
+        const uint64_t bytes = alignment_bytes(footprint, ctx.options.suite);
         const uint64_t buffer = bytes + offsets.back() + 4096;
         for (uint64_t o : offsets)
             check_offset(o, width, buffer);
@@ -63,7 +70,9 @@ class AlignmentProbe final : public Probe {
                             {"offset_applies_to", op == VRB_OP_COPY ? "source and destination" : "source"},
                             {"memory_kind", ctx.record.kinds.at(kind).name},
                             {"warmups", stream.warmups},
-                            {"repetitions", stream.reps}};
+                            {"repetitions", stream.reps},
+                            {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "half")},
+                            {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(op));
             ctx.emit(curve.finish(std::move(r), nullptr));
         }

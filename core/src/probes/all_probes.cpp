@@ -40,6 +40,15 @@ const std::vector<std::unique_ptr<Probe>> &all_probes()
     return probes;
 }
 
+ProbePlan Probe::plan(const DeviceRecord &, const ProbeOptions &) const
+{
+    ProbePlan p;
+    p.reason = "run time";
+    p.size_rule = "sizes decided as it runs";
+    p.estimated = false;
+    return p;
+}
+
 bool probe_matches(std::string_view id, std::string_view pattern)
 {
     // Iterative glob with '*' only: remembers the last star to backtrack to.

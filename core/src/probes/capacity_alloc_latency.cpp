@@ -66,6 +66,13 @@ LatencyPlan plan_latency(const ProbeOptions &options, const CapacityBudget &capa
     return plan;
 }
 
+std::optional<uint64_t> free_now(const Device &device)
+{
+    const vrb_device_info info = device.describe();
+    if (!(info.known & VRB_KNOWN_FREE_MEMORY)) return std::nullopt;
+    return info.free_memory_bytes;
+}
+
 double seconds_since(Clock::time_point start)
 {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -77,6 +84,23 @@ class CapacityAllocLatencyProbe final : public Probe {
     std::string_view summary() const override
     {
         return "time to allocate and to free, from 4 KiB to 1 GiB and more, median of repetitions";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        ProbePlan p = plan_capacity(device, options, 0, 0, "sizes 4 KiB x 4^k (quick 16^k)");
+        if (!p.estimated) return p;
+        const LatencyPlan plan = plan_latency(options, plan_capacity_budget(device, options));
+        p.sizes["array_bytes"] = plan.sizes;
+        p.size_rule = plan.size_rule;
+        for (uint64_t bytes : plan.sizes) {
+            const double b = static_cast<double>(bytes), w = static_cast<double>(std::min(window, bytes));
+            // The first repetition written and checked whole, the others at both ends.
+            p.cost.runs.push_back({2, b, 0, 0, 0});
+            p.cost.runs.push_back({4.0 * plan.reps, w, 0, 0, 0});
+            if (device.info.type == VRB_DEVICE_CPU) p.cost.host_bytes += b * (plan.reps + 1);
+        }
+        return p;
     }
 
     void run(ProbeContext &ctx) const override
@@ -110,6 +134,7 @@ class CapacityAllocLatencyProbe final : public Probe {
         ProbeResult alloc = make("allocate"), release = make("free");
         uint64_t wrong = 0;
         std::optional<uint64_t> wrong_at;
+        Verification released;
         try {
             ctx.device.allocate(budget.kind, bytes).reset(); // warm-up: first-use costs are not latency
             for (uint32_t rep = 0; rep < plan.reps; ++rep) {
@@ -129,9 +154,13 @@ class CapacityAllocLatencyProbe final : public Probe {
                 }
                 if (bad && !wrong_at) wrong_at = rep;
                 wrong += bad;
+                // The first buffer was written whole, so its memory is committed and a
+                // free that gives it back shows in the device's free memory.
+                const std::optional<uint64_t> held = rep == 0 ? free_now(ctx.device) : std::nullopt;
                 start = Clock::now();
                 buffer.reset();
                 release.seconds.push_back(seconds_since(start));
+                if (rep == 0) released = verify_release(bytes, held, free_now(ctx.device));
             }
         } catch (const BackendError &e) {
             alloc.status = ProbeResult::Status::failed;
@@ -154,7 +183,10 @@ class CapacityAllocLatencyProbe final : public Probe {
             pass(alloc, fmt::format("every allocation written and read back: all of it once, the first and last {} "
                                     "each time",
                                     format_size(std::min(window, bytes))));
-        pass(release, "each freed buffer had been written and read back");
+        if (released.status == Verification::Status::failed)
+            fail_verification(release, released.detail);
+        else
+            release.verification = released;
         ctx.emit(std::move(alloc));
         ctx.emit(std::move(release));
         return true;

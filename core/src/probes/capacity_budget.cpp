@@ -107,4 +107,23 @@ nlohmann::json CapacityBudget::parameters() const
     return {{"budget_bytes", bytes}, {"budget_rule", rule}, {"memory_kind", kind_name}};
 }
 
+ProbePlan plan_capacity(const DeviceRecord &device, const ProbeOptions &options, double touches, double allocations,
+                        std::string_view what)
+{
+    ProbePlan p;
+    p.reason = "budget";
+    try {
+        const CapacityBudget budget = plan_capacity_budget(device, options);
+        const double bytes = static_cast<double>(budget.bytes);
+        p.size_rule = fmt::format("{}; {}", budget.rule, what);
+        p.sizes = {{"budget_bytes", budget.bytes}, {"memory_kind", budget.kind_name}};
+        if (touches > 0) p.cost.runs.push_back({touches, bytes, 0, 0, 0});
+        if (device.info.type == VRB_DEVICE_CPU) p.cost.host_bytes += allocations * bytes;
+    } catch (const Error &e) {
+        p.size_rule = e.what();
+        p.estimated = false;
+    }
+    return p;
+}
+
 } // namespace vrb::capacity

@@ -3,6 +3,7 @@
 // desktop or another job of the memory it needs.
 #pragma once
 
+#include <vrambench/core/plan.hpp>
 #include <vrambench/core/probe.hpp>
 
 #include <nlohmann/json.hpp>
@@ -40,6 +41,13 @@ CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptio
 // The kind the probes allocate: device-local with device access, preferring memory
 // the host cannot map (the bulk of a discrete card), then any device-accessible kind.
 uint32_t capacity_memory_kind(const DeviceRecord &device);
+
+// The plan (plan.hpp) of a probe that holds the budget: `touches` device passes over it
+// (a fill and a check are two) and `allocations` times its bytes allocated, each fresh
+// page faulted in by the host on a CPU. A device whose budget cannot be planned gets a
+// plan that says why and is not estimated.
+ProbePlan plan_capacity(const DeviceRecord &device, const ProbeOptions &options, double touches, double allocations,
+                        std::string_view what);
 
 // Multiples of capacity_granule, rounded down.
 inline uint64_t round_to_granule(uint64_t bytes)

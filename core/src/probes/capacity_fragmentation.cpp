@@ -1,6 +1,7 @@
 // capacity.fragmentation: fill the budget with equal chunks, free every other one, then
 // ask for one block as large as all that was freed. Whether it fits, and the largest
 // block that does, show "memory is free but the allocation fails" in numbers.
+#include "capacity_budget.hpp"
 #include "capacity_largest.hpp"
 #include "capacity_probes.hpp"
 #include "capacity_result.hpp"
@@ -26,6 +27,12 @@ class CapacityFragmentationProbe final : public Probe {
     std::string_view summary() const override
     {
         return "after freeing every other chunk of a full budget, the largest block that still fits";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_capacity(device, options, 3, 1.5,
+                             "chunks up to the budget written and checked, then half freed and searched");
     }
 
     void run(ProbeContext &ctx) const override

@@ -1,5 +1,6 @@
 // capacity.max-alloc: the largest single allocation that succeeds, each candidate
 // written and read back in full on the device, found within a stated resolution.
+#include "capacity_budget.hpp"
 #include "capacity_largest.hpp"
 #include "capacity_probes.hpp"
 #include "capacity_result.hpp"
@@ -19,6 +20,11 @@ class CapacityMaxAllocProbe final : public Probe {
     std::string_view summary() const override
     {
         return "the largest single allocation that succeeds, every byte written and read back on the device";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_capacity(device, options, 2, 1, "the largest allocation written and checked");
     }
 
     void run(ProbeContext &ctx) const override

@@ -21,6 +21,14 @@ class CapacityReportProbe final : public Probe {
         return "total and free memory as the API reports them, device-wide and per memory heap";
     }
 
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        ProbePlan p;
+        p.reason = "budget";
+        p.size_rule = "what the API reports; nothing is allocated";
+        return p;
+    }
+
     void run(ProbeContext &ctx) const override
     {
         const vrb_device_info info = ctx.device.describe();

@@ -58,4 +58,21 @@ void add_reported_free(ProbeResult &r, const CapacityBudget &budget, uint64_t by
     r.extra["share_of_reported_free"] = static_cast<double>(bytes) / static_cast<double>(*budget.reported_free);
 }
 
+Verification verify_release(uint64_t bytes, std::optional<uint64_t> free_held, std::optional<uint64_t> free_after)
+{
+    if (!free_held || !free_after)
+        return {Verification::Status::unverified, "the device reports no free memory, so a free cannot be checked"};
+    if (bytes < least_visible_release)
+        return {Verification::Status::unverified,
+                fmt::format("a free of {} is below the {} the free-memory report resolves", format_size(bytes),
+                            format_size(least_visible_release))};
+    const int64_t back = static_cast<int64_t>(*free_after) - static_cast<int64_t>(*free_held);
+    const std::string seen =
+        fmt::format("free memory went from {} held to {} freed", format_size(*free_held), format_size(*free_after));
+    if (back < static_cast<int64_t>(bytes / 2))
+        return {Verification::Status::failed,
+                fmt::format("freeing {} gave back {} MiB: {}", format_size(bytes), back / (1 << 20), seen)};
+    return {Verification::Status::passed, fmt::format("freeing {} gave it back: {}", format_size(bytes), seen)};
+}
+
 } // namespace vrb::capacity

@@ -1,6 +1,7 @@
 // capacity.total: how much can be held at once in fixed-size chunks, allocated until
 // the first failure or the budget, each chunk written and read back. A failed
 // allocation is the measurement's end, recorded, never an error of the run.
+#include "capacity_budget.hpp"
 #include "capacity_largest.hpp"
 #include "capacity_probes.hpp"
 #include "capacity_result.hpp"
@@ -25,6 +26,11 @@ class CapacityTotalProbe final : public Probe {
     std::string_view summary() const override
     {
         return "how much can be held at once in fixed-size chunks until the first failure, each chunk verified";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_capacity(device, options, 2, 1, "chunks up to the budget, each written and checked");
     }
 
     void run(ProbeContext &ctx) const override

@@ -4,11 +4,14 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/operation.hpp>
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace vrb {
 
@@ -18,10 +21,17 @@ namespace {
 // line holds no second node a load could find already cached.
 constexpr uint32_t spacing_lanes = 16;
 constexpr uint64_t chain_seed = 0xc4a5e;
+// The piece of the chain the host writes at a time: a GiB chain never sits in host memory.
+constexpr uint64_t upload_lanes = 4u << 20;
 
-uint64_t min_steps(Suite suite)
+void upload_chain(Buffer &buffer, const Chain &chain, uint64_t bytes)
 {
-    return suite == Suite::quick ? 1u << 16 : suite == Suite::standard ? 1u << 17 : 1u << 18;
+    std::vector<uint32_t> piece;
+    for (uint64_t lane = 0; lane < bytes / 4; lane += upload_lanes) {
+        piece.resize(std::min<uint64_t>(upload_lanes, bytes / 4 - lane));
+        chain_lanes(chain, spacing_lanes, lane, piece);
+        buffer.upload(lane * 4, std::as_bytes(std::span(piece)));
+    }
 }
 
 class ChaseProbe final : public Probe {
@@ -30,6 +40,11 @@ class ChaseProbe final : public Probe {
     std::string_view summary() const override
     {
         return "dependent-load latency against working-set size (one thread, a random cyclic chain)";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_chase_probe(device, options);
     }
 
     void run(ProbeContext &ctx) const override
@@ -46,30 +61,37 @@ class ChaseProbe final : public Probe {
         auto chain = ctx.device.acquire(kind, sizes.back());
         const auto &info = ctx.record.info;
         const bool clock = (info.known & VRB_KNOWN_CORE_CLOCK) && info.core_clock_khz > 0;
-        const auto caches = cache_reach(info, 1);
+        const auto caches = plan_caches(ctx.record, 1);
+        uint64_t reach = 0;
 
         Curve curve("working_set_bytes", "bytes");
         for (std::size_t i = 0; i < sizes.size(); ++i) {
             const uint64_t x = sizes[i];
             ctx.progress(fmt::format("chain over {}", format_size(x)), static_cast<double>(i) / sizes.size());
-            const auto nodes = static_cast<uint32_t>(x / (spacing_lanes * 4));
+            const uint64_t lines = x / (spacing_lanes * 4);
+            // As many nodes as a run loads, at most one per line: a small chain is lapped
+            // whole, a large one is crossed once by most_steps loads to distinct lines.
+            const auto nodes = static_cast<uint32_t>(std::min<uint64_t>(lines, plan.most_steps));
+            const uint64_t steps = std::max<uint64_t>(nodes, plan.least_steps);
+            const uint64_t footprint = uint64_t{nodes} * spacing_lanes * 4;
+            reach = std::max(reach, footprint);
             ProbeResult point = make_result(ctx, id());
-            nlohmann::json detail = nlohmann::json::object();
+            nlohmann::json detail = {{"footprint_bytes", footprint}, {"nodes", nodes}};
             try {
-                const std::vector<uint32_t> next = sattolo_cycle(nodes, chain_seed + i);
-                const std::vector<uint32_t> lanes = chain_lanes(next, spacing_lanes);
-                chain->upload(0, std::as_bytes(std::span(lanes)));
-                // At least one whole lap, so every line of the working set is loaded.
-                vrb_operation op =
-                    make_operation(VRB_OP_CHASE, 4, std::max<uint64_t>(nodes, min_steps(ctx.options.suite)));
+                const Chain chain_nodes = spread_chain(lines, nodes, chain_seed + i);
+                upload_chain(*chain, chain_nodes, x);
+                vrb_operation op = make_operation(VRB_OP_CHASE, 4, steps);
                 op.passes = 1;
                 op.src1 = {chain->handle(), 0};
-                const Timing t = time_operation(ctx.device, op, plan.warmups, plan.reps);
-                const uint64_t steps = op.count * std::max(t.output.passes, 1u);
-                set_latency(point, t, steps, ctx);
-                detail["steps"] = steps;
+                // A run past the last-level cache leaves nothing a cache could keep for the
+                // next: a warm-up would cost a whole run and warm nothing.
+                const uint32_t warmups = chase_warmups(plan, footprint, ctx.record.last_level_cache_bytes());
+                const Timing t = time_operation(ctx.device, op, warmups, plan.reps);
+                const uint64_t loads = op.count * std::max(t.output.passes, 1u);
+                set_latency(point, t, loads, ctx);
+                detail["steps"] = loads;
                 if (clock) detail["cycles"] = *point.value * info.core_clock_khz / 1e6;
-                const uint64_t want = chase_end(next, spacing_lanes, op.count);
+                const uint64_t want = chase_end(chain_nodes, spacing_lanes, op.count);
                 if (t.output.checksum != want)
                     mark_verification_failed(
                         point, fmt::format("the chase ended at lane {}, expected {}", t.output.checksum, want));
@@ -90,12 +112,14 @@ class ChaseProbe final : public Probe {
                         {"points", sizes.size()},
                         {"ratio", plan.ratio},
                         {"node_spacing_bytes", spacing_lanes * 4},
+                        {"most_steps", plan.most_steps},
+                        {"largest_footprint_bytes", reach},
                         {"memory_kind", ctx.record.kinds.at(kind).name},
                         {"warmups", plan.warmups},
                         {"repetitions", plan.reps},
                         {"size_rule", plan.size_rule}};
         r.byte_counting = "none: latency is the run's seconds / dependent loads (steps), in ns";
-        r = curve.finish(std::move(r), &caches);
+        r = curve.finish(std::move(r), &caches, static_cast<double>(reach));
         if (clock) {
             r.extra["core_clock_khz"] = info.core_clock_khz;
             for (auto &p : r.extra["curve"]["plateaus"])

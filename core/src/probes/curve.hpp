@@ -40,8 +40,10 @@ class Curve {
 
     // The curve as one result: every point in extra.points; value, samples and
     // statistics those of the last point (the largest x); verification passed only
-    // when every point passed. With `caches`, plateaus are found and named.
-    ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches) const;
+    // when every point passed. With `caches`, plateaus are found and named; the last
+    // is memory when `reach` (the largest footprint; the largest x when 0) is past 4 x
+    // the largest cache.
+    ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches, double reach = 0) const;
 
   private:
     std::string x_name_, x_unit_;

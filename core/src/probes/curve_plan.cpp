@@ -21,6 +21,9 @@ uint64_t free_memory(const DeviceRecord &device)
                                                 : 0;
 }
 
+// A chain's links are 32-bit lane indices: 2^32 lanes of 4 bytes, less one line.
+constexpr uint64_t most_chain_bytes = (4ull << 32) - 64;
+
 void set_pace(CurvePlan &plan, Suite suite)
 {
     switch (suite) {
@@ -60,6 +63,46 @@ std::vector<uint64_t> geometric_sizes(uint64_t from, uint64_t to, double ratio, 
     return out;
 }
 
+CacheTarget plan_cache(const DeviceRecord &device, Suite suite, uint32_t threads)
+{
+    const LastLevelCache llc = device.last_level_cache();
+    CacheTarget t;
+    t.bytes = llc.bytes;
+    if (!llc.bytes) return t;
+    t.text = fmt::format("the {} last-level cache ({})", format_size(llc.bytes), llc.source);
+    if (suite != Suite::quick || device.info.type != VRB_DEVICE_CPU || llc.source == "option") return t;
+    threads = std::max<uint32_t>(threads, 1);
+    uint32_t shared_by = 0;
+    for (uint32_t i = 0; i < std::min<uint32_t>(device.info.cache_count, VRB_MAX_CACHES); ++i)
+        if (device.info.caches[i].bytes == llc.bytes) shared_by = device.info.caches[i].shared_by;
+    constexpr uint64_t most_per_thread = 16ull << 20;
+    const uint64_t reach = shared_by ? llc.bytes / shared_by * threads : most_per_thread * threads;
+    if (reach < llc.bytes) {
+        t.bytes = reach;
+        t.text = shared_by ? fmt::format("the {} that {} of the {} cores sharing the {} last-level cache reach",
+                                         format_size(reach), threads, shared_by, format_size(llc.bytes))
+                           : fmt::format("the {} that {} core{} reach at most (16 MiB each) of the {} last-level "
+                                         "cache ({}), whose sharing the device does not tell",
+                                         format_size(reach), threads, threads == 1 ? "" : "s", format_size(llc.bytes),
+                                         llc.source);
+    }
+    return t;
+}
+
+std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads)
+{
+    std::vector<CacheReach> caches = cache_reach(device.info, threads);
+    const LastLevelCache llc = device.last_level_cache();
+    uint64_t largest = 0;
+    uint32_t level = 0;
+    for (const CacheReach &c : caches) {
+        largest = std::max(largest, c.bytes * c.most);
+        level = std::max(level, c.level);
+    }
+    if (llc.bytes > largest) caches.push_back({level + 1, llc.bytes, 1, 1});
+    return caches;
+}
+
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
 {
     CurvePlan plan;
@@ -71,16 +114,27 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
             throw UsageError(fmt::format("--size {} is below the sweep's start of 4 KiB", *options.size));
         plan.to = *options.size;
         plan.size_rule = "as given by --size";
+        plan.reason = "option";
         return plan;
     }
-    const uint64_t llc = device.last_level_cache_bytes();
-    plan.to = std::max<uint64_t>(llc ? 8 * llc : 1ull << 30, 64ull << 20);
-    plan.size_rule =
-        llc ? fmt::format("8 x the {} largest cache", format_size(llc)) : "1 GiB: the device reports no cache sizes";
+    const bool quick = options.suite == Suite::quick;
+    const CacheTarget cache = plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1));
+    const uint64_t factor = quick ? 2 : 8, floor = quick ? 32ull << 20 : 64ull << 20;
+    if (cache.bytes) {
+        plan.to = std::max(factor * cache.bytes, floor);
+        plan.size_rule = fmt::format("{} x {}, at least {}", factor, cache.text, format_size(floor));
+        plan.reason = quick ? "cache" : "memory";
+    } else {
+        plan.to = quick ? 256ull << 20 : 1ull << 30;
+        plan.size_rule = fmt::format("{}: no cache size is known", format_size(plan.to));
+        plan.reason = "default";
+    }
+    plan.memory_reach = 4 * device.last_level_cache_bytes();
     // A copy's two buffers hold the working set, in at most a quarter of free memory.
     if (const uint64_t memory = free_memory(device); memory && plan.to > memory / 4) {
         plan.to = memory / 4;
         plan.size_rule += fmt::format("; capped to a quarter of the {} free", format_size(memory));
+        plan.reason = "limit";
     }
     return plan;
 }
@@ -93,29 +147,122 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     plan.warmups = 1;
     if (options.repetitions) plan.reps = *options.repetitions;
     plan.from = 4 << 10;
+    const bool quick = options.suite == Suite::quick;
+    plan.least_steps = quick ? 1u << 16 : options.suite == Suite::standard ? 1u << 17 : 1u << 18;
+    const uint64_t llc = device.last_level_cache_bytes();
+    plan.memory_reach = 4 * llc;
+    // Every run loads at least 4 x the last-level cache in distinct lines, so a cache
+    // cannot keep what the previous run loaded; quick stays within 2^17 loads a run.
+    plan.most_steps = quick ? 1u << 17 : std::max<uint64_t>(plan.least_steps, llc ? 4 * llc / line_bytes : 1u << 20);
     if (options.size) {
         if (*options.size < plan.from)
             throw UsageError(fmt::format("--size {} is below the chase's start of 4 KiB", *options.size));
+        if (*options.size > most_chain_bytes)
+            throw UsageError(fmt::format("--size {} is past the chase's largest chain of {}: its links are 32-bit "
+                                         "lane indices",
+                                         format_size(*options.size), format_size(most_chain_bytes)));
         plan.to = *options.size;
         plan.size_rule = "as given by --size";
+        plan.reason = "option";
         return plan;
     }
-    const uint64_t llc = device.last_level_cache_bytes();
-    const uint64_t cap = options.suite == Suite::quick      ? 64ull << 20
-                         : options.suite == Suite::standard ? 128ull << 20
-                                                            : 1ull << 30;
-    plan.to = llc ? 8 * llc : 1ull << 30;
-    plan.size_rule =
-        llc ? fmt::format("8 x the {} largest cache", format_size(llc)) : "1 GiB: the device reports no cache sizes";
-    if (plan.to > cap) {
-        plan.to = cap;
-        plan.size_rule += fmt::format(", capped to {} so one lap of the chain stays short", format_size(cap));
+    const CacheTarget cache = plan_cache(device, options.suite, 1);
+    const uint64_t factor = quick ? 4 : 8;
+    if (cache.bytes) {
+        plan.to = factor * cache.bytes;
+        plan.size_rule = fmt::format("{} x {}", factor, cache.text);
+        plan.reason = quick ? "cache" : "memory";
+    } else {
+        plan.to = quick ? 64ull << 20 : 1ull << 30;
+        plan.size_rule = fmt::format("{}: no cache size is known", format_size(plan.to));
+        plan.reason = "default";
+    }
+    plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
+    if (plan.to > most_chain_bytes) {
+        plan.to = most_chain_bytes;
+        plan.size_rule += fmt::format("; capped to {}, as far as 32-bit links reach", format_size(most_chain_bytes));
+        plan.reason = "limit";
     }
     if (const uint64_t memory = free_memory(device); memory && plan.to > memory / 4) {
         plan.to = memory / 4;
         plan.size_rule += fmt::format("; capped to a quarter of the {} free", format_size(memory));
+        plan.reason = "limit";
     }
     return plan;
+}
+
+FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &options)
+{
+    FootprintPlan plan;
+    const bool quick = options.suite == Suite::quick;
+    const uint64_t memory = free_memory(device);
+    plan.most_span = memory ? memory / 4 : 4ull << 30;
+    if (quick) plan.most_span = std::min<uint64_t>(plan.most_span, 256ull << 20);
+    if (options.size) {
+        plan.bytes = std::max<uint64_t>(*options.size / 4096 * 4096, 4096);
+        plan.most_span = std::max(plan.most_span, plan.bytes);
+        plan.size_rule = "as given by --size";
+        plan.reason = "option";
+        return plan;
+    }
+    const CacheTarget cache = plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1));
+    const uint64_t factor = quick ? 2 : 4, floor = quick ? 32ull << 20 : 64ull << 20;
+    if (cache.bytes) {
+        plan.bytes = std::max(factor * cache.bytes, floor);
+        plan.size_rule = fmt::format("a footprint of {} x {}, at least {}", factor, cache.text, format_size(floor));
+        plan.reason = quick ? "cache" : "memory";
+    } else {
+        plan.bytes = quick ? 64ull << 20 : 1ull << 30;
+        plan.size_rule = fmt::format("a footprint of {}: no cache size is known", format_size(plan.bytes));
+        plan.reason = "default";
+    }
+    if (plan.bytes > plan.most_span) {
+        plan.bytes = plan.most_span;
+        plan.size_rule += fmt::format("; capped to {}", format_size(plan.most_span));
+        plan.reason = "limit";
+    }
+    plan.bytes = std::max<uint64_t>(plan.bytes / 4096 * 4096, 4096);
+    return plan;
+}
+
+uint64_t stride_footprint(uint64_t count, uint64_t stride, uint32_t element_bytes)
+{
+    const uint64_t step = stride * element_bytes;
+    if (count == 0) return 0;
+    if (step >= line_bytes) return count * line_bytes;
+    const uint64_t span = (count - 1) * step + element_bytes;
+    return (span + line_bytes - 1) / line_bytes * line_bytes;
+}
+
+uint64_t stride_count(uint64_t footprint, uint64_t stride, uint32_t element_bytes, uint64_t elements)
+{
+    const uint64_t step = stride * element_bytes;
+    const uint64_t wanted = std::max<uint64_t>(footprint / std::min(step, line_bytes), 1);
+    return std::min(wanted, (elements - 1) / stride + 1);
+}
+
+uint64_t stride_span(const FootprintPlan &footprint, uint64_t largest_stride, uint32_t element_bytes)
+{
+    const uint64_t step = largest_stride * element_bytes;
+    const uint64_t wanted = step > line_bytes ? footprint.bytes / line_bytes * step : footprint.bytes;
+    return std::max<uint64_t>(std::min(wanted, std::max(footprint.most_span, footprint.bytes)) / 4096 * 4096, 4096);
+}
+
+std::string share_note(Suite suite, std::string_view share)
+{
+    return suite == Suite::quick ? fmt::format("; {} of it in the quick suite", share) : std::string();
+}
+
+uint64_t gather_elements(const FootprintPlan &footprint, Suite suite)
+{
+    const uint64_t bytes = suite == Suite::quick ? footprint.bytes / 4 : footprint.bytes;
+    return std::max<uint64_t>(bytes / 8, 1024);
+}
+
+uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite)
+{
+    const uint64_t bytes = suite == Suite::quick ? footprint.bytes / 2 : footprint.bytes;
+    return std::max<uint64_t>(bytes / 4096 * 4096, 4096);
 }
 
 std::vector<uint64_t> stride_plan(Suite suite, uint32_t element_bytes, uint64_t page_bytes)

@@ -2,9 +2,31 @@
 // and the checks that refuse a malformed plan before anything is allocated.
 #pragma once
 
+#include <vrambench/core/plateaus.hpp>
 #include <vrambench/core/probe.hpp>
 
 namespace vrb {
+
+// Why a plan's largest size is what it is, in one word the plan output shows:
+// "memory" (a multiple of the last-level cache, to reach device memory), "cache" (a
+// multiple of what the measured cores reach, for a suite that stays quick), "limit"
+// (cut to what memory allows), "option" (--size), "default" (nothing says how large
+// the caches are).
+struct SizeRule {
+    std::string reason;
+    std::string text; // the rule in words, kept with the result as size_rule
+};
+
+// The cache a plan must outgrow. Standard and full suites: the last-level cache (--llc,
+// the API, the device table). Quick: on a CPU, only what `threads` cores reach of it:
+// its size / the cores sharing one instance x threads, or at most 16 MiB per thread when
+// the device does not say how many share it (a package total such as a 508 MiB L3 is
+// many core complexes' caches, of which two cores reach one); on a GPU, all of it.
+struct CacheTarget {
+    uint64_t bytes = 0; // 0: unknown
+    std::string text;   // "the 50 MiB last-level cache (api)"
+};
+CacheTarget plan_cache(const DeviceRecord &device, Suite suite, uint32_t threads);
 
 struct CurvePlan {
     uint64_t from = 0, to = 0; // working-set bytes, both ends included
@@ -13,20 +35,69 @@ struct CurvePlan {
     uint32_t reps = 3;
     double target_seconds = 1e-3; // one timed run lasts at least about this long
     std::string size_rule;        // how `to` was chosen, kept with the result
+    std::string reason;           // SizeRule::reason
+    // latency.chase: at most this many dependent loads per run, so a run's time is
+    // bounded however large the chain; its nodes are that many lines spread over the span.
+    uint64_t most_steps = 0, least_steps = 0;
+    uint64_t memory_reach = 0; // footprint past which the last plateau is memory (4 x the cache)
 };
+
+// The distinct bytes the pattern probes touch (cache lines of the stride probe, buffer
+// bytes of alignment and gather), and the largest buffer they may take for it.
+struct FootprintPlan {
+    uint64_t bytes = 0;     // the footprint to reach
+    uint64_t most_span = 0; // the largest buffer span
+    std::string size_rule;
+    std::string reason;
+};
+// standard and full: 4 x the last-level cache, at least 64 MiB (1 GiB when no cache size
+// is known); quick: 2 x what the cores reach, at least 32 MiB. Spans: a quarter of free
+// memory (quick: at most 256 MiB). --size sets the footprint.
+FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &options);
+
+// pattern.stride: the distinct bytes `count` reads of every `stride`-th element touch
+// (whole lines), the reads that touch `footprint` bytes (at most `elements` / stride of
+// the buffer), and the buffer span that lets the largest stride reach the footprint.
+uint64_t stride_footprint(uint64_t count, uint64_t stride, uint32_t element_bytes);
+uint64_t stride_count(uint64_t footprint, uint64_t stride, uint32_t element_bytes, uint64_t elements);
+uint64_t stride_span(const FootprintPlan &footprint, uint64_t largest_stride, uint32_t element_bytes);
+
+// pattern.gather's elements: data and indices together make the footprint (quick: a
+// quarter of it, since each random load waits on memory and a CPU core overlaps few).
+uint64_t gather_elements(const FootprintPlan &footprint, Suite suite);
+// pattern.alignment's bytes per buffer: the footprint (quick: half of it, 21 points of
+// read and copy being the quick suite's largest count of full passes).
+uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite);
+
+// "; a quarter of it in the quick suite" for quick, "" otherwise: the size rule of a
+// probe that takes a share of the footprint.
+std::string share_note(Suite suite, std::string_view share);
+
+// Bytes of one line in the footprint rule: a CPU's line, two of a GPU's 32-byte sectors.
+inline constexpr uint64_t line_bytes = 64;
 
 // Sizes from `from` to `to` on a geometric grid of `ratio`, each a multiple of
 // `granule`, `to` always included. Throws UsageError for an empty range (from 0, to
 // below from) or a ratio not above 1.
 std::vector<uint64_t> geometric_sizes(uint64_t from, uint64_t to, double ratio, uint64_t granule);
 
-// bandwidth.sweep: 4 KiB to at least 8 x the largest cache (1 GiB when none is
-// reported), with `buffers` buffers of up to `to` bytes in a quarter of the free memory.
-// --size sets the largest working set.
+// bandwidth.sweep: 4 KiB to 8 x the last-level cache, at least 64 MiB (1 GiB when no
+// size is known); quick: 2 x what the cores reach, at least 32 MiB. Two buffers of up to
+// `to` bytes in a quarter of the free memory. --size sets the largest working set.
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
-// latency.chase: 4 KiB to 8 x the largest cache, capped so one lap of the chain stays
-// short (quick 64 MiB, standard 128 MiB, full 1 GiB); --size sets the largest.
+// latency.chase: a chain spanning 4 KiB to 8 x the last-level cache (quick: 4 x what one
+// core reaches), in a quarter of free memory; --size sets the largest span. Each run
+// makes max(least_steps, min(nodes, most_steps)) dependent loads, most_steps covering 4 x
+// the last-level cache in lines (quick: 2^17), so a chain of GiBs costs no full lap.
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options);
+// The chase's warm-up runs at a point of `footprint` bytes: none past the last-level cache.
+inline uint32_t chase_warmups(const CurvePlan &plan, uint64_t footprint, uint64_t last_level)
+{
+    return last_level && footprint > last_level ? 0 : plan.warmups;
+}
+// The caches a curve is named against: those the API reports, and the last-level
+// cache of plan_cache() when the API stops short of it.
+std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads);
 
 // Strides 1, 2, 4 ... elements of `element_bytes` up to at least `page_bytes`.
 std::vector<uint64_t> stride_plan(Suite suite, uint32_t element_bytes, uint64_t page_bytes = 4096);

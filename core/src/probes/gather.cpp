@@ -1,7 +1,9 @@
 // pattern.gather: bandwidth of reads through an index buffer, sequential indices
 // against a random permutation of the same indices.
 #include "curve.hpp"
+#include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/reference.hpp>
@@ -19,11 +21,6 @@ namespace {
 
 constexpr uint32_t seed = 0x5a01;
 constexpr uint32_t width = 4;
-
-uint64_t most_elements(Suite suite)
-{
-    return suite == Suite::quick ? 4ull << 20 : suite == Suite::standard ? 16ull << 20 : 64ull << 20;
-}
 
 // A permutation of [0, n) from a fixed generator: every element read exactly once,
 // in an order no prefetcher can guess.
@@ -47,11 +44,18 @@ class GatherProbe final : public Probe {
         return "bandwidth of reads through an index buffer: sequential against random indices";
     }
 
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_gather_probe(device, options);
+    }
+
     void run(ProbeContext &ctx) const override
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
-        const uint64_t n = std::min<uint64_t>(stream.bytes / width, most_elements(ctx.options.suite));
+        // Data and indices together make the footprint; both are read once a pass.
+        const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
+        const uint64_t n = gather_elements(footprint, ctx.options.suite);
         auto data = ctx.device.acquire(kind, n * width);
         auto index = ctx.device.acquire(kind, n * 4);
         fill_random(ctx.device, *data, n * width, seed);
@@ -71,7 +75,9 @@ class GatherProbe final : public Probe {
                             {"index_bytes", n * 4},
                             {"memory_kind", ctx.record.kinds.at(kind).name},
                             {"warmups", stream.warmups},
-                            {"repetitions", stream.reps}};
+                            {"repetitions", stream.reps},
+                            {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "a quarter")},
+                            {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(VRB_OP_GATHER));
             try {
                 std::vector<uint32_t> indices(n);
@@ -84,7 +90,8 @@ class GatherProbe final : public Probe {
                 op.src1 = {data->handle(), 0};
                 op.src2 = {index->handle(), 0};
                 const PointTiming t = time_point(ctx.device, op, stream.warmups, stream.reps, target);
-                set_bandwidth(r, t.timing, bytes_moved(VRB_OP_GATHER, width, n).total() * t.passes, ctx);
+                const uint64_t per_pass = bytes_moved(VRB_OP_GATHER, width, n).total();
+                set_bandwidth(r, t.timing, per_pass * t.passes, ctx, per_pass);
                 r.parameters["passes"] = t.passes;
                 if (t.timing.output.checksum != want)
                     mark_verification_failed(

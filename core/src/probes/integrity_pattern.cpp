@@ -1,6 +1,7 @@
 // integrity.pattern: every byte of the largest allocation the device gives, written and
 // read back on the device with zeros, ones, walking ones, each lane's own address and
 // pseudo-random data. Any wrong lane fails the run, with its address.
+#include "capacity_budget.hpp"
 #include "capacity_largest.hpp"
 #include "capacity_probes.hpp"
 #include "capacity_result.hpp"
@@ -36,6 +37,11 @@ class IntegrityPatternProbe final : public Probe {
     std::string_view summary() const override
     {
         return "zeros, ones, walking ones, address and random data over the largest allocation, checked on the device";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_capacity(device, options, 10, 1, "the largest allocation written and checked with 5 patterns");
     }
 
     void run(ProbeContext &ctx) const override

@@ -2,6 +2,7 @@
 // offers, so what a kernel gets from host memory is a measured ratio to device memory.
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
@@ -25,6 +26,27 @@ class KindsProbe final : public Probe {
     std::string_view summary() const override
     {
         return "read, write and copy bandwidth on every memory kind, as ratios to device memory";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        const StreamPlan stream = plan_stream(device, options);
+        ProbePlan p;
+        p.reason = stream.reason;
+        p.size_rule = stream.size_rule + ", or less where a kind's largest allocation is smaller";
+        p.sizes = {{"array_bytes", stream.bytes}, {"kinds", device.kinds.size()}};
+        for (const auto &kind : device.kinds) {
+            if (!(kind.flags & VRB_MEMORY_DEVICE_ACCESS)) continue;
+            uint64_t bytes = stream.bytes;
+            if (kind.max_allocation_bytes && bytes > kind.max_allocation_bytes) bytes = kind.max_allocation_bytes;
+            const double b = static_cast<double>(bytes);
+            p.cost.runs.push_back({2, b, 0, 0, 0}); // the source filled, a copy's destination scrambled
+            for (double moved : {b, b, 2 * b})
+                p.cost.runs.push_back(
+                    {static_cast<double>(stream.warmups + stream.reps), moved, 0, 0, 1e-3, calibration_runs});
+            p.cost.host_bytes += 3 * b;
+        }
+        return p;
     }
 
     void run(ProbeContext &ctx) const override

@@ -1,6 +1,7 @@
 // bandwidth.stream: the STREAM family (read, write, copy, scale, add, triad, dot) at a
 // size well past the last-level cache, every result verified on the host.
 #include "curve.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/measure.hpp>
@@ -29,6 +30,11 @@ class StreamProbe final : public Probe {
     std::string_view summary() const override
     {
         return "read, write, copy, scale, add, triad and dot bandwidth past the last-level cache";
+    }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_stream_probe(device, options);
     }
 
     void run(ProbeContext &ctx) const override
@@ -68,7 +74,7 @@ class StreamProbe final : public Probe {
                 r.byte_counting = std::string(counting_rule(kind_op));
                 try {
                     const Timing timing = time_operation(ctx.device, op, plan.warmups, plan.reps);
-                    set_bandwidth(r, timing, traffic.total(), ctx);
+                    set_bandwidth(r, timing, traffic.total(), ctx, traffic.total()); // each byte once a run
                     verify(r, kind_op, timing.output, *a, lanes, read_sum, dot_sum, op.seed);
                 } catch (const Error &e) {
                     r.status = ProbeResult::Status::failed;

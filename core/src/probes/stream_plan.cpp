@@ -1,5 +1,7 @@
 #include "stream_plan.hpp"
 
+#include "curve_plan.hpp"
+
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/sizes.hpp>
 
@@ -44,15 +46,19 @@ StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options)
             throw UsageError(fmt::format("--size {} is too small: at least 16 bytes", *options.size));
         plan.bytes = *options.size / 16 * 16;
         plan.size_rule = "as given by --size";
+        plan.reason = "option";
         return plan;
     }
-    const uint64_t llc = device.last_level_cache_bytes();
+    const CacheTarget cache = plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1));
     const uint64_t floor = options.suite == Suite::quick      ? 32ull << 20
                            : options.suite == Suite::standard ? 256ull << 20
                                                               : 1ull << 30;
-    uint64_t bytes = std::max(llc * 4, floor);
-    plan.size_rule = llc ? fmt::format("4 x the {} last-level cache, at least {}", format_size(llc), format_size(floor))
-                         : fmt::format("{}: the device reports no cache sizes", format_size(floor));
+    // Quick outgrows what the cores reach twice over; the 4 x rule is for the others.
+    const uint64_t factor = options.suite == Suite::quick ? 2 : 4;
+    uint64_t bytes = std::max(cache.bytes * factor, floor);
+    plan.size_rule = cache.bytes ? fmt::format("{} x {}, at least {}", factor, cache.text, format_size(floor))
+                                 : fmt::format("{}: no cache size is known", format_size(floor));
+    plan.reason = !cache.bytes ? "default" : options.suite == Suite::quick ? "cache" : "memory";
     // Three arrays in at most half of the memory the device says is free.
     const auto &i = device.info;
     const uint64_t memory = (i.known & VRB_KNOWN_FREE_MEMORY)    ? i.free_memory_bytes
@@ -61,6 +67,7 @@ StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options)
     if (memory && bytes > memory / 6) {
         bytes = memory / 6;
         plan.size_rule += fmt::format("; capped to a sixth of the {} free", format_size(memory));
+        plan.reason = "limit";
     }
     plan.bytes = std::max<uint64_t>(bytes / granule * granule, granule);
     return plan;

@@ -12,6 +12,7 @@ struct StreamPlan {
     uint64_t bytes = 0;           // per array; three arrays are allocated
     uint32_t preferred_flags = 0; // memory kind flags wanted beside device access
     std::string size_rule;        // how bytes was chosen, kept with the result
+    std::string reason;           // "memory", "cache", "limit", "option" or "default" (curve_plan.hpp)
 };
 
 StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options);

@@ -23,7 +23,9 @@ ProbeResult measure_stream_point(const ProbeContext &ctx, std::string_view probe
         if (p.dst) op.dst = {p.dst->handle(), p.offset};
         if (p.src) op.src1 = {p.src->handle(), p.offset};
         const PointTiming t = time_point(ctx.device, op, pace.warmups, pace.reps, pace.target_seconds);
-        set_bandwidth(r, t.timing, bytes_moved(p.kind, p.element_bytes, count).total() * t.passes, ctx);
+        // A stream operation touches each byte it moves once a pass: its footprint.
+        const uint64_t per_pass = bytes_moved(p.kind, p.element_bytes, count).total();
+        set_bandwidth(r, t.timing, per_pass * t.passes, ctx, per_pass);
         r.parameters["passes"] = t.passes;
         const uint64_t first = p.offset / 4;
         if (p.kind == VRB_OP_READ) {

@@ -3,6 +3,7 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/sizes.hpp>
@@ -23,14 +24,19 @@ class StrideProbe final : public Probe {
     std::string_view id() const override { return "pattern.stride"; }
     std::string_view summary() const override { return "read bandwidth against stride, 1 element to past a page"; }
 
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_stride_probe(device, options);
+    }
+
     void run(ProbeContext &ctx) const override
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
-        // A quarter of the stream size: past the caches, and a stride-1 run stays short.
-        const uint64_t bytes = std::max<uint64_t>(stream.bytes / 4 / 4096 * 4096, 4096);
-        const uint64_t elements = bytes / width;
+        const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
         const std::vector<uint64_t> strides = stride_plan(ctx.options.suite, width);
+        const uint64_t bytes = stride_span(footprint, strides.back(), width);
+        const uint64_t elements = bytes / width;
         for (uint64_t s : strides)
             check_stride(s, elements);
         auto src = ctx.device.acquire(kind, bytes);
@@ -42,15 +48,17 @@ class StrideProbe final : public Probe {
             const uint64_t s = strides[i];
             ctx.progress(fmt::format("stride {}", s), static_cast<double>(i) / strides.size());
             ProbeResult point = make_result(ctx, id());
-            // The whole buffer's span, every s-th element.
-            vrb_operation op = make_operation(VRB_OP_STRIDED_READ, width, (elements - 1) / s + 1);
+            // Every s-th element, as many as the footprint needs and the buffer holds.
+            const uint64_t count = stride_count(footprint.bytes, s, width, elements);
+            vrb_operation op = make_operation(VRB_OP_STRIDED_READ, width, count);
             op.stride = s;
             op.src1 = {src->handle(), 0};
-            nlohmann::json detail = {{"elements_read", op.count}};
+            const uint64_t touched = stride_footprint(count, s, width);
+            nlohmann::json detail = {{"elements_read", op.count}, {"footprint_bytes", touched}};
             try {
                 const PointTiming t = time_point(ctx.device, op, stream.warmups, stream.reps, target);
                 set_bandwidth(point, t.timing, bytes_moved(VRB_OP_STRIDED_READ, width, op.count).total() * t.passes,
-                              ctx);
+                              ctx, touched);
                 detail["passes"] = t.passes;
                 const uint64_t want = reference_strided_sum(seed, s, op.count);
                 if (t.timing.output.checksum != want)
@@ -71,7 +79,9 @@ class StrideProbe final : public Probe {
                         {"memory_kind", ctx.record.kinds.at(kind).name},
                         {"warmups", stream.warmups},
                         {"repetitions", stream.reps},
-                        {"size_rule", stream.size_rule}};
+                        {"footprint_bytes", footprint.bytes},
+                        {"size_rule", footprint.size_rule},
+                        {"size_reason", footprint.reason}};
         r.byte_counting = fmt::format("{}, per pass, times the passes each run made: the bytes the program uses, "
                                       "not the cache lines the memory moves",
                                       counting_rule(VRB_OP_STRIDED_READ));

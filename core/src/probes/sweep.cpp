@@ -2,6 +2,7 @@
 // KiB to well past the last cache, with the plateaus each cache level and memory make.
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_point.hpp"
 
 #include <vrambench/core/sizes.hpp>
@@ -25,6 +26,11 @@ class SweepProbe final : public Probe {
         return "read, write and copy bandwidth against working-set size, with the cache plateaus named";
     }
 
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_sweep_probe(device, options);
+    }
+
     void run(ProbeContext &ctx) const override
     {
         const CurvePlan plan = plan_sweep(ctx.record, ctx.options);
@@ -42,7 +48,7 @@ class SweepProbe final : public Probe {
         auto dst = ctx.device.acquire(kind, sizes.back());
         fill_random(ctx.device, *src, sizes.back(), seed_src);
 
-        const auto caches = cache_reach(ctx.record.info, std::max<uint32_t>(ctx.record.info.compute_units, 1));
+        const auto caches = plan_caches(ctx.record, std::max<uint32_t>(ctx.record.info.compute_units, 1));
         const Pace pace{plan.warmups, plan.reps, plan.target_seconds};
         constexpr std::array<vrb_op_kind, 3> ops{VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY};
         std::size_t step = 0;
@@ -73,7 +79,8 @@ class SweepProbe final : public Probe {
                             {"memory_kind", ctx.record.kinds.at(kind).name},
                             {"warmups", plan.warmups},
                             {"repetitions", plan.reps},
-                            {"size_rule", plan.size_rule}};
+                            {"size_rule", plan.size_rule},
+                            {"size_reason", plan.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made; the working set is every "
                                           "buffer byte the operation touches (a copy's source and destination)",
                                           counting_rule(op));

@@ -3,6 +3,7 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
@@ -105,6 +106,30 @@ class TransferProbe final : public Probe {
         return "copy-engine transfers host to device, device to host, device to device and both at once";
     }
 
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        const CurvePlan plan = plan_transfer(device, options);
+        const std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
+        const std::vector<Route> all = routes(device);
+        ProbePlan p;
+        p.reason = options.size ? "option" : "default";
+        p.size_rule = plan.size_rule;
+        p.sizes = {{"from_bytes", sizes.front()},
+                   {"to_bytes", sizes.back()},
+                   {"points", sizes.size()},
+                   {"routes", all.size()}};
+        for (const Route &route : all) {
+            p.cost.host_bytes += static_cast<double>(sizes.back()); // the source written through upload
+            for (uint64_t x : sizes) {
+                const double bytes = static_cast<double>(x) * (route.both ? 2 : 1);
+                p.cost.runs.push_back({static_cast<double>(plan.warmups + plan.reps), bytes, 0, 0, plan.target_seconds,
+                                       calibration_runs});
+                p.cost.host_bytes += bytes; // the destination read back and checked
+            }
+        }
+        return p;
+    }
+
     void run(ProbeContext &ctx) const override
     {
         const CurvePlan plan = plan_transfer(ctx.record, ctx.options);
@@ -172,7 +197,9 @@ class TransferProbe final : public Probe {
             }
             const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, plan.target_seconds);
             const uint64_t directions = src2 ? 2 : 1;
-            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx);
+            // A copy touches its source and its destination: twice the bytes, per direction.
+            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,
+                          2 * bytes * directions);
             Mismatches m = compare_buffer(dst, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src));
             if (!m.count && dst2)
                 m = compare_buffer(*dst2, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src + 1));

@@ -1,5 +1,6 @@
 // pattern.vector: read and copy bandwidth with 4-, 8- and 16-byte accesses.
 #include "curve_probes.hpp"
+#include "probe_plans.hpp"
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
@@ -17,6 +18,11 @@ class VectorProbe final : public Probe {
   public:
     std::string_view id() const override { return "pattern.vector"; }
     std::string_view summary() const override { return "read and copy bandwidth with 4-, 8- and 16-byte accesses"; }
+
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_vector_probe(device, options);
+    }
 
     void run(ProbeContext &ctx) const override
     {

@@ -4,6 +4,7 @@
 
 #include <vrambench/core/backend.hpp>
 #include <vrambench/core/device_record.hpp>
+#include <vrambench/core/plan.hpp>
 #include <vrambench/core/result.hpp>
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/core/statistics.hpp>
@@ -26,6 +27,7 @@ struct ProbeOptions {
     std::optional<uint32_t> repetitions; // --reps
     Estimator estimator = Estimator::median;
     std::optional<MemoryLimit> memory_limit; // --memory-limit, for probes that allocate much
+    std::optional<uint64_t> llc;             // --llc: the last-level cache, over the API and the table
     // What is left of the run's --max-seconds when this device starts: a probe that
     // would start past it is reported as skipped; one that started finishes.
     std::optional<double> time_budget_seconds;
@@ -53,6 +55,9 @@ class Probe {
     virtual ~Probe() = default;
     virtual std::string_view id() const = 0;      // "bandwidth.stream"
     virtual std::string_view summary() const = 0; // one line for --help and list
+    // What run() would do on this device, without touching it (plan.hpp). The default
+    // says the probe decides its sizes as it runs and gives no cost.
+    virtual ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const;
     // Runs the probe; reports each result through ctx.emit as soon as it is known.
     // An exception means the whole probe failed on this device.
     virtual void run(ProbeContext &ctx) const = 0;

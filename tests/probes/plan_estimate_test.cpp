@@ -1,0 +1,127 @@
+#include "../unit/described_device.hpp"
+#include "curve_plan.hpp"
+
+#include <vrambench/core/plan.hpp>
+#include <vrambench/core/probe.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+
+constexpr uint64_t MiB = 1ull << 20;
+
+std::vector<const vrb::Probe *> every_probe()
+{
+    std::vector<const vrb::Probe *> out;
+    for (const auto &p : vrb::all_probes())
+        out.push_back(p.get());
+    return out;
+}
+
+// The 2-core VM CI runs on: CPUID reports a 508 MiB L3 for the whole package, and
+// there is no sysfs cache topology to say that two cores reach one complex's share.
+vrb::DeviceRecord two_core_vm()
+{
+    vrb::test::Description d;
+    d.api = "host";
+    d.type = VRB_DEVICE_CPU;
+    d.compute_units = 2;
+    d.memory_gib = 8;
+    d.llc_bytes = 508 * MiB;
+    d.llc_level = 3;
+    auto r = vrb::test::describe(d);
+    auto add = [&](uint32_t level, uint64_t bytes) {
+        vrb_cache_info &c = r.info.caches[r.info.cache_count++];
+        c.level = level;
+        c.bytes = bytes;
+        std::snprintf(c.kind, sizeof c.kind, "data");
+    };
+    add(1, 48 << 10);
+    add(2, 1 * MiB);
+    r.kinds[0].flags = VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_PAGEABLE;
+    return r;
+}
+
+const vrb::ProbePlan &find(const vrb::DevicePlan &plan, std::string_view probe)
+{
+    const auto it =
+        std::find_if(plan.probes.begin(), plan.probes.end(), [&](const vrb::ProbePlan &p) { return p.probe == probe; });
+    if (it == plan.probes.end()) throw std::runtime_error("no plan for " + std::string(probe));
+    return *it;
+}
+
+void expect_past_four_times_the_cache(const vrb::DeviceRecord &device, uint64_t llc)
+{
+    vrb::ProbeOptions standard;
+    const auto plan = vrb::plan_device(device, every_probe(), standard);
+    EXPECT_EQ(plan.last_level_cache.bytes, llc);
+    const auto &sweep = find(plan, "bandwidth.sweep");
+    EXPECT_GE(sweep.sizes["to_bytes"].get<uint64_t>(), 4 * llc);
+    EXPECT_EQ(sweep.reason, "memory");
+    const auto &chase = find(plan, "latency.chase");
+    EXPECT_GE(chase.sizes["to_bytes"].get<uint64_t>(), 4 * llc);
+    // The loads of one run alone reach 4 x the cache in distinct lines.
+    EXPECT_GE(chase.sizes["largest_footprint_bytes"].get<uint64_t>(), 4 * llc);
+    EXPECT_GE(chase.sizes["most_steps"].get<uint64_t>() * vrb::line_bytes, 4 * llc);
+    for (const char *pattern : {"pattern.stride", "pattern.alignment"})
+        EXPECT_GE(find(plan, pattern)
+                      .sizes[std::string_view(pattern) == "pattern.stride" ? "footprint_bytes" : "array_bytes"]
+                      .get<uint64_t>(),
+                  4 * llc)
+            << pattern;
+    EXPECT_GE(find(plan, "pattern.gather").sizes["elements"].get<uint64_t>() * 8, 4 * llc);
+    EXPECT_EQ(plan.peak.source, "datasheet");
+}
+
+} // namespace
+
+TEST(Plans, TakeAnH200sSweepAndChasePastFourTimesItsL2WithTheDatasheetPeak)
+{
+    const auto h200 = vrb::test::describe(vrb::test::h200());
+    expect_past_four_times_the_cache(h200, 50 * MiB);
+    EXPECT_DOUBLE_EQ(*vrb::plan_device(h200, every_probe(), {}).peak.gb_per_s, 4800);
+}
+
+TEST(Plans, TakeAnMi300xsSweepAndChasePastFourTimesItsInfinityCacheWithTheDatasheetPeak)
+{
+    const auto mi300x = vrb::test::describe(vrb::test::mi300x());
+    expect_past_four_times_the_cache(mi300x, 256 * MiB);
+    EXPECT_GE(vrb::plan_chase(mi300x, {}).to, 1ull << 30);
+    EXPECT_DOUBLE_EQ(*vrb::plan_device(mi300x, every_probe(), {}).peak.gb_per_s, 5300);
+}
+
+TEST(Plans, KeepTheQuickSuiteOnATwoCoreVmWithAPackageWideL3UnderFiveSeconds)
+{
+    vrb::ProbeOptions quick;
+    quick.suite = vrb::Suite::quick;
+    const auto plan = vrb::plan_device(two_core_vm(), every_probe(), quick);
+    EXPECT_LT(plan.seconds, 5.0) << vrb::plan_text(plan);
+    // Sized from what two cores reach, not from the package's 508 MiB.
+    EXPECT_LE(find(plan, "bandwidth.sweep").sizes["to_bytes"].get<uint64_t>(), 128 * MiB);
+    EXPECT_EQ(find(plan, "bandwidth.sweep").reason, "cache");
+}
+
+TEST(Plans, EstimateMoreTimeForMoreBytesAndLongerRuns)
+{
+    vrb::Throughput t;
+    t.device_gb_per_s = 10;
+    t.host_gb_per_s = 5;
+    t.seconds_per_run = 0;
+    vrb::Cost cost;
+    cost.runs.push_back({10, 1e9, 0, 0, 0}); // 10 runs of 1 GB at 10 GB/s
+    EXPECT_NEAR(vrb::estimate_seconds(cost, t), 1.0, 1e-9);
+    cost.runs.push_back({4, 0, 0, 0, 0.25}); // four runs stretched to 0.25 s each
+    cost.host_bytes = 5e9;
+    EXPECT_NEAR(vrb::estimate_seconds(cost, t), 3.0, 1e-9);
+}
+
+TEST(Plans, FollowTheLlcOptionOverTheApi)
+{
+    auto h200 = vrb::test::describe(vrb::test::h200());
+    h200.llc_option = 512 * MiB;
+    const auto plan = vrb::plan_device(h200, every_probe(), {});
+    EXPECT_EQ(plan.last_level_cache.source, "option");
+    EXPECT_GE(find(plan, "latency.chase").sizes["to_bytes"].get<uint64_t>(), 2048 * MiB);
+}

@@ -1,0 +1,68 @@
+#include "described_device.hpp"
+
+#include <vrambench/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+using vrb::test::describe;
+
+TEST(LastLevelCache, ComesFromTheApiWhenTheApiReportsIt)
+{
+    const auto llc = describe(vrb::test::h200()).last_level_cache();
+    EXPECT_EQ(llc.bytes, 50ull << 20);
+    EXPECT_EQ(llc.source, "api");
+}
+
+TEST(LastLevelCache, ComesFromTheDeviceTableWhenTheApiStopsShortOfIt)
+{
+    auto d = vrb::test::mi300x();
+    d.llc_bytes = 4ull << 20; // HIP reports one XCD's L2, not the Infinity Cache
+    const auto llc = describe(d).last_level_cache();
+    EXPECT_EQ(llc.bytes, 256ull << 20);
+    EXPECT_EQ(llc.source, "device-table");
+    EXPECT_NE(llc.detail.find("Infinity Cache"), std::string::npos) << llc.detail;
+}
+
+TEST(LastLevelCache, ComesFromTheDeviceTableWhenTheApiReportsNoCache)
+{
+    vrb::test::Description xtx;
+    xtx.api = "Vulkan";
+    xtx.vendor = 0x1002;
+    xtx.device = 0x744c;
+    xtx.memory_gib = 23.98;
+    const auto llc = describe(xtx).last_level_cache();
+    EXPECT_EQ(llc.bytes, 96ull << 20);
+    EXPECT_EQ(llc.source, "device-table");
+}
+
+TEST(LastLevelCache, IsTheOptionsWhenTheUserGivesOne)
+{
+    auto record = describe(vrb::test::h200());
+    record.llc_option = 64ull << 20;
+    EXPECT_EQ(record.last_level_cache().bytes, 64ull << 20);
+    EXPECT_EQ(record.last_level_cache().source, "option");
+}
+
+TEST(LastLevelCache, IsUnknownWhenNothingTellsIt)
+{
+    const auto llc = describe(vrb::test::Description{}).last_level_cache();
+    EXPECT_EQ(llc.bytes, 0u);
+    EXPECT_EQ(llc.source, "none");
+}
+
+TEST(DeviceRecord, SurvivesTheTripThroughItsJsonForPlanning)
+{
+    auto record = describe(vrb::test::mi300x());
+    const auto back = vrb::device_record_from_json(vrb::to_json(record));
+    EXPECT_EQ(back.id, record.id);
+    EXPECT_EQ(back.info.total_memory_bytes, record.info.total_memory_bytes);
+    EXPECT_EQ(back.info.pci_device_id, 0x74a1u);
+    EXPECT_EQ(back.last_level_cache_bytes(), 256ull << 20);
+    EXPECT_EQ(back.peak().source, "datasheet");
+    ASSERT_EQ(back.kinds.size(), 1u);
+    EXPECT_EQ(back.kinds[0].flags, record.kinds[0].flags);
+    EXPECT_THROW(vrb::device_record_from_json(nlohmann::json::array()), vrb::UsageError);
+    auto bad = vrb::to_json(record);
+    bad["total_memory_bytes"] = "lots";
+    EXPECT_THROW(vrb::device_record_from_json(bad), vrb::UsageError);
+}
