@@ -138,3 +138,45 @@ TEST(CapacityBudget, RefusesADeviceWithNoKindDeviceOperationsCanReach)
     d.kinds.resize(1);
     EXPECT_THROW(plan_capacity_budget(d, suite(Suite::standard)), RunError);
 }
+
+namespace {
+
+// A host or a CPU Vulkan device: its one kind lives in system RAM.
+DeviceRecord system_ram(uint64_t free_bytes)
+{
+    DeviceRecord d;
+    d.id = "host:0";
+    d.info.struct_size = sizeof d.info;
+    d.info.free_memory_bytes = free_bytes;
+    d.info.known = VRB_KNOWN_FREE_MEMORY;
+    d.kinds.push_back(
+        kind("pageable",
+             VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_HOST_VISIBLE, 0));
+    return d;
+}
+
+} // namespace
+
+TEST(CapacityBudget, SystemRamGetsAQuarterOfItsFreeMemoryByDefaultAndSaysSo)
+{
+    const CapacityBudget b = plan_capacity_budget(system_ram(20 * GiB), suite(Suite::standard));
+    EXPECT_EQ(b.bytes, 5 * GiB);
+    EXPECT_NE(b.rule.find("system RAM"), std::string::npos) << b.rule;
+}
+
+TEST(CapacityBudget, SystemRamGetsAtMost8GiBByDefault)
+{
+    EXPECT_EQ(plan_capacity_budget(system_ram(200 * GiB), suite(Suite::full)).bytes, 8 * GiB);
+}
+
+TEST(CapacityBudget, MemoryLimitOfAllTheFreeReachesEverySystemRamByte)
+{
+    ProbeOptions o = suite(Suite::standard);
+    o.memory_limit = parse_memory_limit("100%");
+    EXPECT_EQ(plan_capacity_budget(system_ram(20 * GiB), o).bytes, 20 * GiB);
+}
+
+TEST(CapacityBudget, DeviceMemoryKeepsItsMarginRuleWithoutTheSystemRamCap)
+{
+    EXPECT_EQ(plan_capacity_budget(card(100 * GiB), suite(Suite::standard)).bytes, 95 * GiB);
+}

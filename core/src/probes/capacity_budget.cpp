@@ -16,6 +16,11 @@ namespace {
 // few GB/s on many machines, so 2 GiB cost seconds per probe).
 constexpr uint64_t quick_cap = 256ull << 20;
 constexpr uint64_t least_margin = 512ull << 20;
+// Memory in system RAM is everyone's: filling it pushes other programs into swap or the
+// OOM killer's hands, and pinned RAM can stall the whole machine. Without
+// --memory-limit the capacity probes take at most a quarter of it, and never past 8 GiB.
+constexpr double system_ram_share = 0.25;
+constexpr uint64_t system_ram_cap = 8ull << 30;
 
 bool has(uint32_t flags, uint32_t wanted)
 {
@@ -93,6 +98,16 @@ CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptio
         bytes = free.bytes > budget.margin ? free.bytes - budget.margin : 0;
         budget.rule = fmt::format("the {} {} less a margin of {} (max of 5% and 512 MiB)", format_size(free.bytes),
                                   free.source, format_size(budget.margin));
+        if (device.kinds.at(budget.kind).flags & VRB_MEMORY_HOST_MEMORY) {
+            const uint64_t ram_cap = std::min<uint64_t>(
+                static_cast<uint64_t>(static_cast<double>(free.bytes) * system_ram_share), system_ram_cap);
+            if (bytes > ram_cap) {
+                bytes = ram_cap;
+                budget.rule += fmt::format(", capped at {} as the memory is system RAM (the smaller of 25% of the "
+                                           "free and 8 GiB; --memory-limit 100% takes it all)",
+                                           format_size(ram_cap));
+            }
+        }
         if (options.suite == Suite::quick && bytes > quick_cap) {
             bytes = quick_cap;
             budget.rule += fmt::format(", capped at {} in the quick suite", format_size(quick_cap));
