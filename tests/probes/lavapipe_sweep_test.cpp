@@ -1,6 +1,23 @@
 // The working-set sweep on a CPU Vulkan device (Mesa's lavapipe): with the passes
-// looped inside the shaders, a working set in the CPU's caches reads at cache speed,
-// not at the rate dispatches are recorded and run.
+// looped inside the shaders, a working set in the CPU's caches reads faster than one in
+// memory, not at the rate dispatches are recorded and run.
+//
+// How much faster depends on the CPU and on Mesa, not only on the caches. On a 2-vCPU
+// Zen 3 VM (L1d 32 KiB, L2 512 KiB per core, L3 32 MiB) with Mesa 22.3.6 the read at
+// 64 KiB was 15 GB/s and at 256 MiB 11.6 GB/s on a quiet machine (1.3x); with other
+// builds loading it (load average 3.3 to 5), over 41 runs, 7.6 to 24.8 GB/s against 4.4
+// to 12 GB/s, 1.14x to 2.9x, twice or more in 12 runs. Twice the memory read is out of
+// reach there: the CPU-tuned read fetches its 16-byte elements from texel buffers, which
+// llvmpipe turns into AVX2 gathers (four per eight elements), and the gathers, not the
+// caches, bound it: at best 26 to 28 GB/s (13 to 14 a core) from 64 KiB to 2 MiB, where
+// the host backend reads 100 to 150 GB/s; at 256 MiB the host backend reads 12 to
+// 13.5 GB/s, lavapipe 7 to 12. Mesa 22.3 has no faster way for a walk to read: storage
+// buffer loads at per-lane offsets become a loop over the lanes (0.8 GB/s at 64 KiB), and
+// llvmpipe loads once for all lanes only where the offset is built from constants and
+// push constants alone, which the index of a loop never is. The in-cache read also scales
+// with the cores the machine leaves free and the memory read hardly at all, so a loaded
+// machine narrows the gap: the test asks for a margin below the least one measured.
+
 #include <vrambench/core/probe.hpp>
 #include <vrambench/core/registry.hpp>
 #include <vrambench/core/runner.hpp>
@@ -13,7 +30,7 @@
 
 #ifdef VRAMBENCH_VULKAN_MODULE
 
-TEST(LavapipeSweep, ReadsSixtyFourKibibytesAtLeastTwiceAsFastAsTwoHundredFiftySixMebibytesOnANamedCachePlateau)
+TEST(LavapipeSweep, ReadsSixtyFourKibibytesFasterThanTwoHundredFiftySixMebibytesOnANamedCachePlateau)
 {
 #if defined(VRAMBENCH_SANITIZED)
     GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
@@ -28,8 +45,7 @@ TEST(LavapipeSweep, ReadsSixtyFourKibibytesAtLeastTwiceAsFastAsTwoHundredFiftySi
     const vrb::DeviceRecord record = vrb::describe_device(*entry.backend, device.get(), cpu_device);
 
     vrb::ProbeOptions options;
-    // The full plan: runs of about 2 ms, far past lavapipe's fixed cost per submission
-    // (waking its worker threads), which shorter runs on a busy machine still feel.
+    // The quick plan, the one a user runs first: runs of about half a millisecond.
     options.suite = vrb::Suite::quick;
     options.size = uint64_t(256) << 20;
     // The median of ten runs per point, the figure a user is shown: a busy machine's
@@ -57,7 +73,10 @@ TEST(LavapipeSweep, ReadsSixtyFourKibibytesAtLeastTwiceAsFastAsTwoHundredFiftySi
     }
     ASSERT_GT(memory, 0) << read->dump();
     std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s, 256 MiB %.2f GB/s\n", in_cache, memory);
-    EXPECT_GE(in_cache, 2 * memory) << read->at("points").dump();
+    // Below the least gap measured (1.14x), for machines busier still; a read timed over
+    // dispatches instead of passes stays far under it (1 GB/s at 64 KiB).
+    constexpr double margin = 1.05;
+    EXPECT_GE(in_cache, margin * memory) << read->at("points").dump();
     std::string name;
     for (const auto &plateau : read->at("plateaus"))
         if (plateau.at("from").get<double>() <= 64 << 10 && plateau.at("to").get<double>() >= 64 << 10)
