@@ -1,22 +1,22 @@
 // The working-set sweep on a CPU Vulkan device (Mesa's lavapipe): with the passes
-// looped inside the shaders, a working set in the CPU's caches reads faster than one in
-// memory, not at the rate dispatches are recorded and run.
+// looped inside the shaders, small working sets read at the speed the CPU's caches give
+// lavapipe, not at the rate dispatches are recorded and run (which held 8 KiB at
+// 0.2 GB/s and 64 KiB at 0.8 GB/s, a seventh of the read from memory).
 //
-// How much faster depends on the CPU and on Mesa, not only on the caches. On a 2-vCPU
-// Zen 3 VM (L1d 32 KiB, L2 512 KiB per core, L3 32 MiB) with Mesa 22.3.6 the read at
-// 64 KiB was 15 GB/s and at 256 MiB 11.6 GB/s on a quiet machine (1.3x); with other
-// builds loading it (load average 3.3 to 5), over 41 runs, 7.6 to 24.8 GB/s against 4.4
-// to 12 GB/s, 1.14x to 2.9x, twice or more in 12 runs. Twice the memory read is out of
-// reach there: the CPU-tuned read fetches its 16-byte elements from texel buffers, which
-// llvmpipe turns into AVX2 gathers (four per eight elements), and the gathers, not the
-// caches, bound it: at best 26 to 28 GB/s (13 to 14 a core) from 64 KiB to 2 MiB, where
-// the host backend reads 100 to 150 GB/s; at 256 MiB the host backend reads 12 to
-// 13.5 GB/s, lavapipe 7 to 12. Mesa 22.3 has no faster way for a walk to read: storage
-// buffer loads at per-lane offsets become a loop over the lanes (0.8 GB/s at 64 KiB), and
-// llvmpipe loads once for all lanes only where the offset is built from constants and
-// push constants alone, which the index of a loop never is. The in-cache read also scales
-// with the cores the machine leaves free and the memory read hardly at all, so a loaded
-// machine narrows the gap: the test asks for a margin below the least one measured.
+// How much faster the caches are depends on the CPU and on Mesa. On a 2-vCPU Zen 3 VM
+// (L1d 32 KiB, L2 512 KiB per core, L3 32 MiB) with Mesa 22.3.6, quiet, the read climbs
+// from 6.6 GB/s at 4 KiB to 16-17.5 GB/s from 128 KiB to 2 MiB and falls to 11.5-12.9
+// GB/s from 32 MiB on; 64 KiB sits on the climb at 12.9 GB/s, level with memory. With
+// other builds loading it, over 41 runs, 64 KiB read 7.6 to 24.8 GB/s against 4.4 to
+// 12 GB/s at 256 MiB. Twice the memory read is out of reach there: the CPU-tuned read
+// fetches its 16-byte elements from texel buffers, which llvmpipe turns into AVX2 gathers
+// (four per eight elements), and the gathers, not the caches, bound it, where the host
+// backend reads 100 to 150 GB/s in cache and 12 to 13.5 from memory. Mesa 22.3 has no
+// faster way for a walk to read: storage buffer loads at per-lane offsets become a loop
+// over the lanes (0.8 GB/s at 64 KiB), and llvmpipe loads once for all lanes only where
+// the offset is built from constants and push constants alone, which a loop index never
+// is. So the test pins what holds on a quiet and on a loaded machine: 64 KiB far above
+// the dispatch-bound rate; the in-cache and memory figures are printed for the log.
 
 #include <vrambench/core/probe.hpp>
 #include <vrambench/core/registry.hpp>
@@ -30,7 +30,7 @@
 
 #ifdef VRAMBENCH_VULKAN_MODULE
 
-TEST(LavapipeSweep, ReadsSixtyFourKibibytesFasterThanTwoHundredFiftySixMebibytesOnANamedCachePlateau)
+TEST(LavapipeSweep, ReadsSmallWorkingSetsAtTheSpeedOfItsLoadsNotOfItsDispatches)
 {
 #if defined(VRAMBENCH_SANITIZED)
     GTEST_SKIP() << "cache and latency shapes are not measured in a sanitizer build: instrumentation changes them";
@@ -60,29 +60,31 @@ TEST(LavapipeSweep, ReadsSixtyFourKibibytesFasterThanTwoHundredFiftySixMebibytes
     for (const auto &r : results)
         if (r.parameters.at("operation") == "read") read = &r.extra.at("curve");
     ASSERT_NE(read, nullptr);
-    // The point nearest 64 KiB (the full plan steps by less than 2x), and the largest.
-    double in_cache = 0, memory = 0, nearest = 1e300;
+    const uint64_t llc = record.last_level_cache_bytes();
+    // The point nearest 64 KiB, the best point inside the last-level cache, and 256 MiB.
+    double at_64k = 0, nearest = 1e300, best = 0, best_x = 0, memory = 0;
     for (const auto &point : read->at("points")) {
-        const double x = point.at("working_set_bytes").get<double>();
-        const double distance = std::abs(std::log(x / (64 << 10)));
-        if (distance < nearest) {
+        const double x = point.at("working_set_bytes").get<double>(), y = point.at("value").get<double>();
+        if (const double distance = std::abs(std::log(x / (64 << 10))); distance < nearest) {
             nearest = distance;
-            in_cache = point.at("value").get<double>();
+            at_64k = y;
         }
-        if (x == 256 << 20) memory = point.at("value").get<double>();
+        if ((llc == 0 || x <= llc) && y > best) {
+            best = y;
+            best_x = x;
+        }
+        if (x == 256 << 20) memory = y;
     }
     ASSERT_GT(memory, 0) << read->dump();
-    std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s, 256 MiB %.2f GB/s\n", in_cache, memory);
-    // Below the least gap measured (1.14x), for machines busier still; a read timed over
-    // dispatches instead of passes stays far under it (1 GB/s at 64 KiB).
-    constexpr double margin = 1.05;
-    EXPECT_GE(in_cache, margin * memory) << read->at("points").dump();
-    std::string name;
-    for (const auto &plateau : read->at("plateaus"))
-        if (plateau.at("from").get<double>() <= 64 << 10 && plateau.at("to").get<double>() >= 64 << 10)
-            name = plateau.at("name").get<std::string>();
-    EXPECT_TRUE(name.rfind("cache", 0) == 0 || name.rfind("L", 0) == 0)
-        << "64 KiB lies on plateau '" << name << "': " << read->at("plateaus").dump();
+    std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s, best in cache %.2f GB/s at %.0f KiB, 256 MiB %.2f "
+                "GB/s\n",
+                at_64k, best, best_x / 1024, memory);
+    // Timed over dispatches, 64 KiB read at a seventh of memory's rate; over passes, at
+    // least as fast as memory on every run measured (0.55x leaves room for a busy core).
+    EXPECT_GE(at_64k, 0.55 * memory) << read->at("points").dump();
+    // Whether lavapipe's caches show above its memory read is up to the CPU's gathers
+    // (see above): on this kind of machine the best in-cache read was 1.07x to 1.66x the
+    // memory read over nine quiet runs, too close to assert a plateau. Printed, not pinned.
 }
 
 #endif
