@@ -229,13 +229,16 @@ TEST(CapacityProbes, ReportGivesFreeMemoryAsItIsWhenTheProbeRunsNotWhenTheDevice
     // Other processes (other tests among them) move free memory too, so the probe is
     // run with 1 GiB held and right after releasing it; a probe that reported free
     // memory as of opening would give the same figure both times, every time.
+    // The kernel's free-memory counters trail a large free by a few hundred MiB at times,
+    // so an eighth of what was held is taken as seen.
+    constexpr double seen = held / 8;
     double difference = 0;
-    for (int attempt = 0; attempt < 3 && difference < held / 2; ++attempt) {
+    for (int attempt = 0; attempt < 3 && difference <= seen; ++attempt) {
         // The host backend touches every page of an allocation, so it leaves free memory.
         auto buffer = target.device->allocate(0, held);
         const double holding = reported_free();
         buffer.reset();
         difference = reported_free() - holding;
     }
-    EXPECT_GT(difference, static_cast<double>(held / 2));
+    EXPECT_GT(difference, seen);
 }
