@@ -31,8 +31,6 @@ const char *message_of(const Module &module)
     return text && *text ? text : "no message";
 }
 
-} // namespace
-
 int module_open_flags()
 {
 #if defined(VRAMBENCH_SANITIZED)
@@ -45,6 +43,8 @@ int module_open_flags()
     return RTLD_NOW | RTLD_LOCAL;
 #endif
 }
+
+} // namespace
 
 std::string_view to_string(vrb_status status)
 {

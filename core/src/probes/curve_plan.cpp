@@ -103,6 +103,27 @@ std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads
     return caches;
 }
 
+namespace {
+
+// A size `factor` x the cache a plan sizes from (at least `floor`, when one is given),
+// or `fallback` when no cache size is known; with its rule and reason as plans give them.
+struct PastCache {
+    uint64_t bytes = 0;
+    std::string rule, reason;
+};
+PastCache past_cache(const CacheTarget &cache, Suite suite, uint64_t factor, uint64_t floor, uint64_t fallback,
+                     std::string_view prefix = "")
+{
+    if (!cache.bytes)
+        return {fallback, fmt::format("{}{}: no cache size is known", prefix, format_size(fallback)), "default"};
+    PastCache p{std::max(factor * cache.bytes, floor), fmt::format("{}{} x {}", prefix, factor, cache.text),
+                suite == Suite::quick ? "cache" : "memory"};
+    if (floor) p.rule += fmt::format(", at least {}", format_size(floor));
+    return p;
+}
+
+} // namespace
+
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
 {
     CurvePlan plan;
@@ -118,17 +139,12 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
         return plan;
     }
     const bool quick = options.suite == Suite::quick;
-    const CacheTarget cache = plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1));
-    const uint64_t factor = quick ? 2 : 8, floor = quick ? 32ull << 20 : 64ull << 20;
-    if (cache.bytes) {
-        plan.to = std::max(factor * cache.bytes, floor);
-        plan.size_rule = fmt::format("{} x {}, at least {}", factor, cache.text, format_size(floor));
-        plan.reason = quick ? "cache" : "memory";
-    } else {
-        plan.to = quick ? 256ull << 20 : 1ull << 30;
-        plan.size_rule = fmt::format("{}: no cache size is known", format_size(plan.to));
-        plan.reason = "default";
-    }
+    const PastCache reach =
+        past_cache(plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1)), options.suite,
+                   quick ? 2 : 8, quick ? 32ull << 20 : 64ull << 20, quick ? 256ull << 20 : 1ull << 30);
+    plan.to = reach.bytes;
+    plan.size_rule = reach.rule;
+    plan.reason = reach.reason;
     plan.memory_reach = 4 * device.last_level_cache_bytes();
     // A copy's two buffers hold the working set, in at most a quarter of free memory.
     if (const uint64_t memory = free_memory(device); memory && plan.to > memory / 4) {
@@ -166,17 +182,11 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
         plan.reason = "option";
         return plan;
     }
-    const CacheTarget cache = plan_cache(device, options.suite, 1);
-    const uint64_t factor = quick ? 4 : 8;
-    if (cache.bytes) {
-        plan.to = factor * cache.bytes;
-        plan.size_rule = fmt::format("{} x {}", factor, cache.text);
-        plan.reason = quick ? "cache" : "memory";
-    } else {
-        plan.to = quick ? 64ull << 20 : 1ull << 30;
-        plan.size_rule = fmt::format("{}: no cache size is known", format_size(plan.to));
-        plan.reason = "default";
-    }
+    const PastCache reach = past_cache(plan_cache(device, options.suite, 1), options.suite, quick ? 4 : 8, 0,
+                                       quick ? 64ull << 20 : 1ull << 30);
+    plan.to = reach.bytes;
+    plan.size_rule = reach.rule;
+    plan.reason = reach.reason;
     plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
     if (plan.to > most_chain_bytes) {
         plan.to = most_chain_bytes;
@@ -205,17 +215,12 @@ FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &opt
         plan.reason = "option";
         return plan;
     }
-    const CacheTarget cache = plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1));
-    const uint64_t factor = quick ? 2 : 4, floor = quick ? 32ull << 20 : 64ull << 20;
-    if (cache.bytes) {
-        plan.bytes = std::max(factor * cache.bytes, floor);
-        plan.size_rule = fmt::format("a footprint of {} x {}, at least {}", factor, cache.text, format_size(floor));
-        plan.reason = quick ? "cache" : "memory";
-    } else {
-        plan.bytes = quick ? 64ull << 20 : 1ull << 30;
-        plan.size_rule = fmt::format("a footprint of {}: no cache size is known", format_size(plan.bytes));
-        plan.reason = "default";
-    }
+    const PastCache reach = past_cache(
+        plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1)), options.suite,
+        quick ? 2 : 4, quick ? 32ull << 20 : 64ull << 20, quick ? 64ull << 20 : 1ull << 30, "a footprint of ");
+    plan.bytes = reach.bytes;
+    plan.size_rule = reach.rule;
+    plan.reason = reach.reason;
     if (plan.bytes > plan.most_span) {
         plan.bytes = plan.most_span;
         plan.size_rule += fmt::format("; capped to {}", format_size(plan.most_span));

@@ -172,10 +172,6 @@ struct UnavailableError : Error {
     explicit UnavailableError(const std::string &message) : Error(ExitCode::run_failed, message) {}
 };
 
-// The dlopen() flags for a module: RTLD_NOW | RTLD_LOCAL, and in sanitized builds
-// RTLD_NODELETE, so that LeakSanitizer sees every module's frames and globals at exit.
-int module_open_flags();
-
 // The host table every module gets: logging to stderr and the cancellation flag.
 const vrb_host_table *default_host_table();
 void request_cancel();
