@@ -1,5 +1,7 @@
 #include "device_info.hpp"
 
+#include "cpu_caches.hpp"
+
 #include "memory_kinds.hpp"
 #include "queues.hpp"
 
@@ -193,6 +195,10 @@ void describe_device(const PhysicalDevice &d, vrb_device_info &out)
                      queues.dedicated_transfer ? "family " + std::to_string(queues.transfer.family) + " (copy engine)"
                                                : std::string("the compute queue"));
     }
+    // Vulkan has no cache query. A CPU device (lavapipe, SwiftShader) runs its shaders on
+    // this CPU, so its loads meet this CPU's caches: without them every size would be
+    // planned blind, and its curves would name no level.
+    if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) cpu::describe_cpu_caches(info, "the host CPU's, from ");
     add_property(info, "vulkan.memory_budget", d.has_budget ? "yes" : "no");
     add_property(info, "vulkan.shader_int64", d.features.shaderInt64 ? "yes" : "no");
 

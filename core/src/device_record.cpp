@@ -7,10 +7,17 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace vrb {
 
 namespace {
+
+// A module's fixed-size text up to its NUL or the field's end, whichever comes first.
+template <std::size_t N> std::string_view bounded(const char (&text)[N])
+{
+    return {text, strnlen(text, N)};
+}
 
 const char *type_name(uint32_t type)
 {
@@ -96,8 +103,15 @@ LastLevelCache DeviceRecord::last_level_cache() const
                             spec->name, spec->source,
                             reported ? fmt::format("; the API reports caches only up to {}", format_size(reported))
                                      : std::string("; the API reports no cache sizes"))};
-    if (reported)
+    if (reported) {
+        // A module that describes caches its API does not report says where they came from.
+        for (uint32_t i = 0; i < std::min<uint32_t>(info.property_count, VRB_MAX_PROPERTIES); ++i)
+            if (bounded(info.properties[i].key) == "cache_source" && bounded(info.api) != "host")
+                return {reported, "api",
+                        fmt::format("the {} cache the {} module describes: {}", format_size(reported),
+                                    bounded(info.api), bounded(info.properties[i].value))};
         return {reported, "api", fmt::format("the {} cache the {} API reports", format_size(reported), info.api)};
+    }
     return {0, "none", "the API reports no cache sizes and the device table does not know the device"};
 }
 

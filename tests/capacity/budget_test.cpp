@@ -73,10 +73,10 @@ TEST(CapacityBudget, StandardLeavesAtLeast512MiBOfASmallDeviceFree)
     EXPECT_EQ(b.bytes, 4 * GiB - 512 * MiB);
 }
 
-TEST(CapacityBudget, QuickTakesAtMost256MiB)
+TEST(CapacityBudget, QuickTakesAtMost64MiB)
 {
     const CapacityBudget b = plan_capacity_budget(card(100 * GiB), suite(Suite::quick));
-    EXPECT_EQ(b.bytes, 256 * MiB);
+    EXPECT_EQ(b.bytes, 64 * MiB);
     EXPECT_NE(b.rule.find("quick"), std::string::npos) << b.rule;
 }
 
@@ -159,7 +159,7 @@ DeviceRecord system_ram(uint64_t free_bytes)
 
 TEST(CapacityBudget, SystemRamGetsAQuarterOfItsFreeMemoryByDefaultAndSaysSo)
 {
-    const CapacityBudget b = plan_capacity_budget(system_ram(20 * GiB), suite(Suite::standard));
+    const CapacityBudget b = plan_capacity_budget(system_ram(20 * GiB), suite(Suite::full));
     EXPECT_EQ(b.bytes, 5 * GiB);
     EXPECT_NE(b.rule.find("system RAM"), std::string::npos) << b.rule;
 }
@@ -167,6 +167,18 @@ TEST(CapacityBudget, SystemRamGetsAQuarterOfItsFreeMemoryByDefaultAndSaysSo)
 TEST(CapacityBudget, SystemRamGetsAtMost8GiBByDefault)
 {
     EXPECT_EQ(plan_capacity_budget(system_ram(200 * GiB), suite(Suite::full)).bytes, 8 * GiB);
+}
+
+TEST(CapacityBudget, SystemRamGetsAtMost2GiBInTheStandardSuiteAndSaysSo)
+{
+    const CapacityBudget b = plan_capacity_budget(system_ram(200 * GiB), suite(Suite::standard));
+    EXPECT_EQ(b.bytes, 2 * GiB);
+    EXPECT_NE(b.rule.find("2 GiB in the standard suite"), std::string::npos) << b.rule;
+}
+
+TEST(CapacityBudget, DeviceMemoryIsNotCappedLikeSystemRamInTheStandardSuite)
+{
+    EXPECT_EQ(plan_capacity_budget(card(100 * GiB), suite(Suite::standard)).bytes, 95 * GiB);
 }
 
 TEST(CapacityBudget, MemoryLimitOfAllTheFreeReachesEverySystemRamByte)

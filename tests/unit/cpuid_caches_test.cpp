@@ -6,7 +6,7 @@
 
 #include <string>
 
-using vrb::host::decode_cache_leaf;
+using vrb::cpu::decode_cache_leaf;
 
 TEST(CpuidCaches, DecodesAZen3L3AsOneCcxsShareNotThePackagesTotal)
 {

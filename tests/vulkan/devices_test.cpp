@@ -2,6 +2,8 @@
 // Vulkan reports (and nothing guessed), with heaps and memory kinds.
 #include "backend.hpp"
 
+#include <cpu_caches.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -87,6 +89,34 @@ TEST(VulkanDevices, lists_lavapipe_as_a_cpu_device_with_heaps_and_memory_types)
         EXPECT_STREQ(kinds[0].info.name, "device-local+host-visible+host-coherent+host-cached");
     }
     EXPECT_TRUE(found) << "lavapipe (llvmpipe) is not among the Vulkan devices";
+}
+
+// Vulkan has no cache query; a CPU device's loads meet this CPU's caches, so those are
+// what it lists, the same the host backend does, and it says where they came from.
+TEST(VulkanDevices, a_cpu_device_lists_the_host_cpus_caches_and_says_so)
+{
+    ContextPtr context = open_context();
+    ASSERT_TRUE(context);
+    uint32_t count = 0;
+    ASSERT_EQ(table().device_count(context.get(), &count), VRB_OK);
+    vrb_device_info host{};
+    vrb::cpu::describe_cpu_caches(host);
+    for (uint32_t d = 0; d < count; ++d) {
+        const vrb_device_info info = describe(context.get(), d);
+        if (info.type != VRB_DEVICE_CPU) continue;
+        ASSERT_EQ(info.cache_count, host.cache_count) << info.name;
+        for (uint32_t c = 0; c < info.cache_count; ++c) {
+            EXPECT_EQ(info.caches[c].level, host.caches[c].level);
+            EXPECT_EQ(info.caches[c].bytes, host.caches[c].bytes);
+            EXPECT_STREQ(info.caches[c].kind, host.caches[c].kind);
+        }
+        if (host.cache_count) {
+            EXPECT_EQ(properties(info).at("cache_source").rfind("the host CPU's, from ", 0), 0u)
+                << properties(info).at("cache_source");
+        }
+        return;
+    }
+    GTEST_SKIP() << "no CPU device among the Vulkan devices";
 }
 
 TEST(VulkanDevices, fill_only_what_an_older_host_struct_holds)

@@ -42,7 +42,8 @@ class AlignmentProbe final : public Probe {
         auto dst = ctx.device.acquire(kind, buffer);
         fill_random(ctx.device, *src, buffer, seed_src);
 
-        const Pace pace{stream.warmups, stream.reps, ctx.options.suite == Suite::quick ? 0.5e-3 : 1e-3};
+        const CurvePlan curve_plan = curve_pace(ctx.options);
+        const Pace pace{curve_plan.warmups, curve_plan.reps, curve_plan.target_seconds};
         constexpr std::array<vrb_op_kind, 2> ops{VRB_OP_READ, VRB_OP_COPY};
         std::size_t step = 0;
         for (vrb_op_kind op : ops) {
@@ -69,8 +70,8 @@ class AlignmentProbe final : public Probe {
                             {"offsets", offsets},
                             {"offset_applies_to", op == VRB_OP_COPY ? "source and destination" : "source"},
                             {"memory_kind", ctx.record.kinds.at(kind).name},
-                            {"warmups", stream.warmups},
-                            {"repetitions", stream.reps},
+                            {"warmups", pace.warmups},
+                            {"repetitions", pace.reps},
                             {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "half")},
                             {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(op));

@@ -14,13 +14,18 @@ namespace {
 // The quick suite checks that the capacity probes work, in seconds; measuring what a
 // device holds is the standard suite's job (first touch of fresh memory alone runs at a
 // few GB/s on many machines, so 2 GiB cost seconds per probe).
-constexpr uint64_t quick_cap = 256ull << 20;
+constexpr uint64_t quick_cap = 64ull << 20;
 constexpr uint64_t least_margin = 512ull << 20;
 // Memory in system RAM is everyone's: filling it pushes other programs into swap or the
 // OOM killer's hands, and pinned RAM can stall the whole machine. Without
-// --memory-limit the capacity probes take at most a quarter of it, and never past 8 GiB.
+// --memory-limit the capacity probes take at most a quarter of it, and never past 8 GiB
+// (the full suite) or 2 GiB (the standard suite: its budget is a minute per CPU backend,
+// and a VM clears fresh pages at a few GB/s).
 constexpr double system_ram_share = 0.25;
-constexpr uint64_t system_ram_cap = 8ull << 30;
+uint64_t system_ram_cap(Suite suite)
+{
+    return suite == Suite::full ? 8ull << 30 : 2ull << 30;
+}
 
 bool has(uint32_t flags, uint32_t wanted)
 {
@@ -99,13 +104,15 @@ CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptio
         budget.rule = fmt::format("the {} {} less a margin of {} (max of 5% and 512 MiB)", format_size(free.bytes),
                                   free.source, format_size(budget.margin));
         if (device.kinds.at(budget.kind).flags & VRB_MEMORY_HOST_MEMORY) {
-            const uint64_t ram_cap = std::min<uint64_t>(
-                static_cast<uint64_t>(static_cast<double>(free.bytes) * system_ram_share), system_ram_cap);
+            const uint64_t ram_cap =
+                std::min<uint64_t>(static_cast<uint64_t>(static_cast<double>(free.bytes) * system_ram_share),
+                                   system_ram_cap(options.suite));
             if (bytes > ram_cap) {
                 bytes = ram_cap;
                 budget.rule += fmt::format(", capped at {} as the memory is system RAM (the smaller of 25% of the "
-                                           "free and 8 GiB; --memory-limit 100% takes it all)",
-                                           format_size(ram_cap));
+                                           "free and {} in the {} suite; --memory-limit 100% takes it all)",
+                                           format_size(ram_cap), format_size(system_ram_cap(options.suite)),
+                                           to_string(options.suite));
             }
         }
         if (options.suite == Suite::quick && bytes > quick_cap) {

@@ -23,25 +23,42 @@ void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, 
 
 PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds)
 {
+    return time_point([&](const vrb_operation &o, uint32_t n) { return device.run(o, n); }, device.module().name(), op,
+                      warmups, repetitions, target_seconds);
+}
+
+PointTiming time_point(const RunOperation &run, std::string_view backend, vrb_operation op, uint32_t warmups,
+                       uint32_t repetitions, double target_seconds)
+{
     // Passes grow until a run is long enough; the longest growth is bounded so a
     // backend that ignores passes (its runs never lengthen) costs a few short runs.
     constexpr uint32_t most_passes = 1u << 20;
     op.passes = 1;
+    // The calibration's last runs are made with the passes the point is timed with, so
+    // they already did what warm-up runs do (pages touched, caches and clocks settled):
+    // warm-ups are run only when the search ended on passes it never ran.
+    bool warmed = false;
     for (int tries = 0; tries < 8; ++tries) {
         // A run far past the target needs no second look. Otherwise the quickest of
         // three: one run stalled by a busy machine must not pass for a long one and
         // leave the point timed over a single dispatch.
-        double s = device.run(op, 1).seconds.at(0);
+        double s = run(op, 1).seconds.at(0);
         if (s < 10 * target_seconds) {
-            const auto more = device.run(op, 2);
+            const auto more = run(op, 2);
             s = std::min({s, more.seconds.at(0), more.seconds.at(1)});
         }
-        if (!(s > 0) || s >= target_seconds / 2 || op.passes >= most_passes) break;
+        if (!(s > 0) || s >= target_seconds / 2 || op.passes >= most_passes) {
+            warmed = true;
+            break;
+        }
         const double grow = std::clamp(target_seconds / s, 2.0, 1024.0);
         op.passes = static_cast<uint32_t>(std::min<double>(most_passes, std::ceil(op.passes * grow)));
     }
+    if (!warmed && warmups > 0) run(op, warmups);
+    auto timed = run(op, repetitions);
+    check_timing(timed.seconds, timed.output, backend);
     PointTiming out;
-    out.timing = time_operation(device, op, warmups, repetitions);
+    out.timing = Timing{std::move(timed.seconds), timed.output};
     out.passes = std::max(out.timing.output.passes, 1u);
     return out;
 }

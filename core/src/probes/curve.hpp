@@ -6,7 +6,9 @@
 #include <vrambench/core/measure.hpp>
 #include <vrambench/core/plateaus.hpp>
 
+#include <functional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace vrb {
@@ -21,8 +23,15 @@ struct PointTiming {
 
 // Times `op`, first doubling its passes until one run lasts `target_seconds`, so a
 // small working set is timed over many passes rather than over one dispatch. A backend
-// that ignores passes reports one, and the figure is then computed from one.
+// that ignores passes reports one, and the figure is then computed from one. The
+// `warmups` runs are made only when the search's last runs were not at the final passes
+// (its runs at the final passes warm as well as they would).
 PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds);
+// The same over any way of running: run(op, repetitions) answers as Device::run does;
+// `backend` names the module in a timing error.
+using RunOperation = std::function<Device::RunOutput(const vrb_operation &, uint32_t repetitions)>;
+PointTiming time_point(const RunOperation &run, std::string_view backend, vrb_operation op, uint32_t warmups,
+                       uint32_t repetitions, double target_seconds);
 
 // sum over i < count of random(first + i * stride, seed), mod 2^64: what STRIDED_READ
 // of pseudo-random lanes answers (4-byte elements).

@@ -48,6 +48,14 @@ void set_pace(CurvePlan &plan, Suite suite)
 
 } // namespace
 
+CurvePlan curve_pace(const ProbeOptions &options)
+{
+    CurvePlan plan;
+    set_pace(plan, options.suite);
+    if (options.repetitions) plan.reps = *options.repetitions;
+    return plan;
+}
+
 std::vector<uint64_t> geometric_sizes(uint64_t from, uint64_t to, double ratio, uint64_t granule)
 {
     if (from == 0 || to < from) throw UsageError(fmt::format("an empty size range: from {} to {} bytes", from, to));
@@ -164,12 +172,12 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     if (options.repetitions) plan.reps = *options.repetitions;
     plan.from = 4 << 10;
     const bool quick = options.suite == Suite::quick;
-    plan.least_steps = quick ? 1u << 16 : options.suite == Suite::standard ? 1u << 17 : 1u << 18;
+    plan.least_steps = quick ? 1u << 15 : options.suite == Suite::standard ? 1u << 17 : 1u << 18;
     const uint64_t llc = device.last_level_cache_bytes();
     plan.memory_reach = 4 * llc;
     // Every run loads at least 4 x the last-level cache in distinct lines, so a cache
-    // cannot keep what the previous run loaded; quick stays within 2^17 loads a run.
-    plan.most_steps = quick ? 1u << 17 : std::max<uint64_t>(plan.least_steps, llc ? 4 * llc / line_bytes : 1u << 20);
+    // cannot keep what the previous run loaded; quick stays within 2^16 loads a run.
+    plan.most_steps = quick ? 1u << 16 : std::max<uint64_t>(plan.least_steps, llc ? 4 * llc / line_bytes : 1u << 20);
     if (options.size) {
         if (*options.size < plan.from)
             throw UsageError(fmt::format("--size {} is below the chase's start of 4 KiB", *options.size));
@@ -207,7 +215,9 @@ FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &opt
     const bool quick = options.suite == Suite::quick;
     const uint64_t memory = free_memory(device);
     plan.most_span = memory ? memory / 4 : 4ull << 30;
-    if (quick) plan.most_span = std::min<uint64_t>(plan.most_span, 256ull << 20);
+    // Writing a large array is most of a quick run on a slow device (a software driver
+    // fills 256 MiB in a quarter of a second); the quick suite's spans stay at 64 MiB.
+    if (quick) plan.most_span = std::min<uint64_t>(plan.most_span, 64ull << 20);
     if (options.size) {
         plan.bytes = std::max<uint64_t>(*options.size / 4096 * 4096, 4096);
         plan.most_span = std::max(plan.most_span, plan.bytes);
@@ -266,7 +276,7 @@ uint64_t gather_elements(const FootprintPlan &footprint, Suite suite)
 
 uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite)
 {
-    const uint64_t bytes = suite == Suite::quick ? footprint.bytes / 2 : footprint.bytes;
+    const uint64_t bytes = suite == Suite::quick ? footprint.bytes / 4 : footprint.bytes;
     return std::max<uint64_t>(bytes / 4096 * 4096, 4096);
 }
 

@@ -42,6 +42,11 @@ struct CurvePlan {
     uint64_t memory_reach = 0; // footprint past which the last plateau is memory (4 x the cache)
 };
 
+// The pace every curve's points share (sweep, chase, stride, alignment, gather):
+// warm-ups, timed runs (--reps overrides them), the length runs are stretched to, the
+// grid ratio. Quick 1 + 3 runs of 0.5 ms, standard 1 + 5 of 1 ms, full 2 + 10 of 2 ms.
+CurvePlan curve_pace(const ProbeOptions &options);
+
 // The distinct bytes the pattern probes touch (cache lines of the stride probe, buffer
 // bytes of alignment and gather), and the largest buffer they may take for it.
 struct FootprintPlan {
@@ -52,7 +57,7 @@ struct FootprintPlan {
 };
 // standard and full: 4 x the last-level cache, at least 64 MiB (1 GiB when no cache size
 // is known); quick: 2 x what the cores reach, at least 32 MiB. Spans: a quarter of free
-// memory (quick: at most 256 MiB). --size sets the footprint.
+// memory (quick: at most 64 MiB). --size sets the footprint.
 FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &options);
 
 // pattern.stride: the distinct bytes `count` reads of every `stride`-th element touch
@@ -65,8 +70,8 @@ uint64_t stride_span(const FootprintPlan &footprint, uint64_t largest_stride, ui
 // pattern.gather's elements: data and indices together make the footprint (quick: a
 // quarter of it, since each random load waits on memory and a CPU core overlaps few).
 uint64_t gather_elements(const FootprintPlan &footprint, Suite suite);
-// pattern.alignment's bytes per buffer: the footprint (quick: half of it, 21 points of
-// read and copy being the quick suite's largest count of full passes).
+// pattern.alignment's bytes per buffer: the footprint (quick: a quarter of it, ten points of
+// read and copy over misaligned lanes, which a software driver reads at a fraction of a GB/s).
 uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite);
 
 // "; a quarter of it in the quick suite" for quick, "" otherwise: the size rule of a

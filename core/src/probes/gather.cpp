@@ -61,7 +61,7 @@ class GatherProbe final : public Probe {
         fill_random(ctx.device, *data, n * width, seed);
         // Every order reads each element once, so both sum to the same checksum.
         const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, seed, 0, n);
-        const double target = ctx.options.suite == Suite::quick ? 0.5e-3 : 1e-3;
+        const CurvePlan pace = curve_pace(ctx.options);
 
         std::optional<double> sequential;
         for (const char *order : {"sequential", "random"}) {
@@ -74,8 +74,8 @@ class GatherProbe final : public Probe {
                             {"array_bytes", n * width},
                             {"index_bytes", n * 4},
                             {"memory_kind", ctx.record.kinds.at(kind).name},
-                            {"warmups", stream.warmups},
-                            {"repetitions", stream.reps},
+                            {"warmups", pace.warmups},
+                            {"repetitions", pace.reps},
                             {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "a quarter")},
                             {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(VRB_OP_GATHER));
@@ -89,7 +89,7 @@ class GatherProbe final : public Probe {
                 vrb_operation op = make_operation(VRB_OP_GATHER, width, n);
                 op.src1 = {data->handle(), 0};
                 op.src2 = {index->handle(), 0};
-                const PointTiming t = time_point(ctx.device, op, stream.warmups, stream.reps, target);
+                const PointTiming t = time_point(ctx.device, op, pace.warmups, pace.reps, pace.target_seconds);
                 const uint64_t per_pass = bytes_moved(VRB_OP_GATHER, width, n).total();
                 set_bandwidth(r, t.timing, per_pass * t.passes, ctx, per_pass);
                 r.parameters["passes"] = t.passes;

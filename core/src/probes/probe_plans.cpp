@@ -13,12 +13,7 @@ namespace vrb {
 
 namespace {
 
-constexpr double quick_target = 0.5e-3, target = 1e-3;
-
-double target_of(Suite suite)
-{
-    return suite == Suite::quick ? quick_target : target;
-}
+constexpr double target = 1e-3; // pattern.vector and memory.kinds stretch runs to 1 ms
 
 // One point timed by time_point(): its runs, each moving `bytes`.
 PlannedRuns point(double bytes, uint32_t warmups, uint32_t reps, double floor_seconds)
@@ -125,7 +120,7 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
 
 ProbePlan plan_stride_probe(const DeviceRecord &device, const ProbeOptions &options)
 {
-    const StreamPlan s = plan_stream(device, options);
+    const CurvePlan c = curve_pace(options);
     const FootprintPlan f = plan_footprint(device, options);
     const auto strides = stride_plan(options.suite, 4);
     const uint64_t span = stride_span(f, strides.back(), 4);
@@ -136,8 +131,8 @@ ProbePlan plan_stride_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.cost.runs.push_back(fill(static_cast<double>(span)));
     for (uint64_t stride : strides) {
         const uint64_t count = stride_count(f.bytes, stride, 4, span / 4);
-        p.cost.runs.push_back(point(static_cast<double>(stride_footprint(count, stride, 4)), s.warmups, s.reps,
-                                    target_of(options.suite)));
+        p.cost.runs.push_back(
+            point(static_cast<double>(stride_footprint(count, stride, 4)), c.warmups, c.reps, c.target_seconds));
         p.cost.host_bytes += 4.0 * count; // the host's sum of the lanes read
     }
     return p;
@@ -145,20 +140,20 @@ ProbePlan plan_stride_probe(const DeviceRecord &device, const ProbeOptions &opti
 
 ProbePlan plan_alignment_probe(const DeviceRecord &device, const ProbeOptions &options)
 {
-    const StreamPlan s = plan_stream(device, options);
+    const CurvePlan c = curve_pace(options);
     const FootprintPlan f = plan_footprint(device, options);
     const auto offsets = alignment_plan(options.suite, 4);
     const uint64_t array = alignment_bytes(f, options.suite);
     const double bytes = static_cast<double>(array);
     ProbePlan p;
     p.reason = f.reason;
-    p.size_rule = f.size_rule + share_note(options.suite, "half");
+    p.size_rule = f.size_rule + share_note(options.suite, "a quarter");
     p.sizes = {{"array_bytes", array}, {"offsets", offsets}, {"operations", {"read", "copy"}}};
     p.cost.runs.push_back(fill(bytes));
     for (std::size_t o = 0; o < offsets.size(); ++o) {
-        p.cost.runs.push_back(point(bytes, s.warmups, s.reps, target_of(options.suite)));
+        p.cost.runs.push_back(point(bytes, c.warmups, c.reps, c.target_seconds));
         p.cost.runs.push_back(fill(bytes));
-        p.cost.runs.push_back(point(2 * bytes, s.warmups, s.reps, target_of(options.suite)));
+        p.cost.runs.push_back(point(2 * bytes, c.warmups, c.reps, c.target_seconds));
         p.cost.host_bytes += 2 * bytes;
     }
     return p;
@@ -166,7 +161,7 @@ ProbePlan plan_alignment_probe(const DeviceRecord &device, const ProbeOptions &o
 
 ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &options)
 {
-    const StreamPlan s = plan_stream(device, options);
+    const CurvePlan c = curve_pace(options);
     const FootprintPlan f = plan_footprint(device, options);
     const uint64_t n = gather_elements(f, options.suite);
     const double elements = static_cast<double>(n);
@@ -175,11 +170,11 @@ ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.size_rule = f.size_rule + share_note(options.suite, "a quarter");
     p.sizes = {{"elements", n}, {"array_bytes", 4 * n}, {"index_bytes", 4 * n}, {"indices", {"sequential", "random"}}};
     p.cost.runs.push_back(fill(4 * elements));
-    p.cost.runs.push_back(point(8 * elements, s.warmups, s.reps, target_of(options.suite)));
+    p.cost.runs.push_back(point(8 * elements, c.warmups, c.reps, c.target_seconds));
     // Random indices pull a whole line for each 4-byte element once past the caches, and
     // each load waits on memory: a CPU core keeps few of them in flight (costed as one),
     // a GPU's compute unit many (costed as 64).
-    PlannedRuns random = point(4 * elements + line_bytes * elements, s.warmups, s.reps, target_of(options.suite));
+    PlannedRuns random = point(4 * elements + line_bytes * elements, c.warmups, c.reps, c.target_seconds);
     const double units = std::max<uint32_t>(device.info.compute_units, 1);
     random.memory_loads = elements / (device.info.type == VRB_DEVICE_CPU ? units : 64 * units);
     p.cost.runs.push_back(random);

@@ -40,10 +40,8 @@ ProbeResult measure_stream_point(const ProbeContext &ctx, std::string_view probe
         const uint32_t seed = p.kind == VRB_OP_WRITE ? p.write_seed : p.src_seed;
         // WRITE's lanes count from the destination's offset; a copy keeps the source's.
         const uint64_t shift = p.kind == VRB_OP_WRITE ? 0 : first;
-        const ExpectedLanes expected = [seed, shift](uint64_t lane, std::span<uint32_t> out) {
-            for (std::size_t i = 0; i < out.size(); ++i)
-                out[i] = vrb_pattern_random(shift + lane + i, seed);
-        };
+        const ExpectedLanes expected = [random = expect_pattern(VRB_PATTERN_RANDOM, seed),
+                                        shift](uint64_t lane, std::span<uint32_t> out) { random(shift + lane, out); };
         const Mismatches m = compare_buffer(*p.dst, p.offset, lanes, expected);
         if (m.count)
             mark_verification_failed(

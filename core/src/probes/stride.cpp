@@ -42,7 +42,7 @@ class StrideProbe final : public Probe {
         auto src = ctx.device.acquire(kind, bytes);
         fill_random(ctx.device, *src, bytes, seed);
 
-        const double target = ctx.options.suite == Suite::quick ? 0.5e-3 : 1e-3;
+        const CurvePlan pace = curve_pace(ctx.options);
         Curve curve("stride_elements", "elements");
         for (std::size_t i = 0; i < strides.size(); ++i) {
             const uint64_t s = strides[i];
@@ -56,7 +56,7 @@ class StrideProbe final : public Probe {
             const uint64_t touched = stride_footprint(count, s, width);
             nlohmann::json detail = {{"elements_read", op.count}, {"footprint_bytes", touched}};
             try {
-                const PointTiming t = time_point(ctx.device, op, stream.warmups, stream.reps, target);
+                const PointTiming t = time_point(ctx.device, op, pace.warmups, pace.reps, pace.target_seconds);
                 set_bandwidth(point, t.timing, bytes_moved(VRB_OP_STRIDED_READ, width, op.count).total() * t.passes,
                               ctx, touched);
                 detail["passes"] = t.passes;
@@ -77,8 +77,8 @@ class StrideProbe final : public Probe {
                         {"array_bytes", bytes},
                         {"strides", strides},
                         {"memory_kind", ctx.record.kinds.at(kind).name},
-                        {"warmups", stream.warmups},
-                        {"repetitions", stream.reps},
+                        {"warmups", pace.warmups},
+                        {"repetitions", pace.reps},
                         {"footprint_bytes", footprint.bytes},
                         {"size_rule", footprint.size_rule},
                         {"size_reason", footprint.reason}};

@@ -5,7 +5,7 @@
 #include <cstring>
 #endif
 
-namespace vrb::host {
+namespace vrb::cpu {
 
 std::vector<CpuidCache> cpuid_caches()
 {
@@ -38,4 +38,4 @@ std::vector<CpuidCache> cpuid_caches()
     return out;
 }
 
-} // namespace vrb::host
+} // namespace vrb::cpu

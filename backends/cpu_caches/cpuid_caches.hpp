@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace vrb::host {
+namespace vrb::cpu {
 
 struct CpuidCache {
     uint32_t level = 0;
@@ -41,4 +41,4 @@ inline CpuidCache decode_cache_leaf(uint32_t eax, uint32_t ebx, uint32_t ecx)
 // The caches of the CPU this runs on; empty where the CPU has no such leaf.
 std::vector<CpuidCache> cpuid_caches();
 
-} // namespace vrb::host
+} // namespace vrb::cpu
