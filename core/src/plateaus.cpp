@@ -169,7 +169,12 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         }
         p.name = fmt::format("cache {}", ++levels);
         if (k + 1 == plateaus.size()) {
-            if (largest_cache > 0 && largest_x >= memory_factor * largest_cache) p.name = "memory";
+            if (largest_cache > 0 && largest_x >= memory_factor * largest_cache)
+                p.name = "memory";
+            else if (!caches.empty() && next_cache == caches.size())
+                // Past the last cache an earlier plateau was named for, but not far enough
+                // past it to claim memory: say where it lies, not a level it may not be.
+                p.name = fmt::format("past L{}", caches.back().level);
             break;
         }
         double best = std::log(4.0) + 1e-9;
