@@ -90,8 +90,6 @@ class Worker {
     Worker(const Worker &) = delete;
     Worker &operator=(const Worker &) = delete;
 
-    pid_t pid() const { return pid_; }
-    bool reaped() const { return reaped_; }
     int status() const { return status_; }
 
     // Reaps the worker if it has ended.
