@@ -18,15 +18,17 @@ core=$(package vrambench) dev=$(package vrambench-dev)
 [ -n "$dev" ] || fail "no vrambench-dev package"
 
 depends() { dpkg-deb -f "$1" Depends; }
+# Whether package $1 holds path $2 (the listing is read whole: grep -q would cut the pipe).
+holds() { local listing; listing=$(dpkg-deb -c "$1") && grep -q " \.$2\$" <<<"$listing"; }
 version=$(dpkg-deb -f "$core" Version)
 # The core package needs no GPU stack.
-if depends "$core" | grep -Eiq 'vulkan|cuda|amdhip|rocm|nvidia'; then
+if grep -Eiq 'vulkan|cuda|amdhip|rocm|nvidia' <<<"$(depends "$core")"; then
   fail "the vrambench package depends on a GPU stack: $(depends "$core")"
 fi
-dpkg-deb -c "$core" | grep -q './usr/bin/vrambench$' || fail "the vrambench package lacks /usr/bin/vrambench"
-dpkg-deb -c "$core" | grep -q './usr/lib/vrambench/vrambench-host.so$' || fail "the vrambench package lacks the host backend"
-dpkg-deb -c "$dev" | grep -q './usr/include/vrambench/plugin.h$' || fail "vrambench-dev lacks plugin.h"
-dpkg-deb -c "$dev" | grep -q './usr/lib/cmake/vrambench/vrambenchConfig.cmake$' || fail "vrambench-dev lacks the CMake package"
+holds "$core" /usr/bin/vrambench || fail "the vrambench package lacks /usr/bin/vrambench"
+holds "$core" /usr/lib/vrambench/vrambench-host.so || fail "the vrambench package lacks the host backend"
+holds "$dev" /usr/include/vrambench/plugin.h || fail "vrambench-dev lacks plugin.h"
+holds "$dev" /usr/lib/cmake/vrambench/vrambenchConfig.cmake || fail "vrambench-dev lacks the CMake package"
 
 # Each GPU backend built here has its package, depending on the core and its runtime.
 declare -A runtime=([vulkan]=libvulkan1 [hip]=libamdhip64)
@@ -36,11 +38,11 @@ for module in "$build"/bin/vrambench-*.so; do
   [ "$name" = host ] && continue
   deb=$(package "vrambench-$name")
   [ -n "$deb" ] || fail "backend $name was built but has no vrambench-$name package"
-  depends "$deb" | grep -q "vrambench (= $version)" || fail "vrambench-$name does not depend on vrambench (= $version): $(depends "$deb")"
-  if [ -n "${runtime[$name]:-}" ] && ! depends "$deb" | grep -q "${runtime[$name]}"; then
+  grep -q "vrambench (= $version)" <<<"$(depends "$deb")" || fail "vrambench-$name does not depend on vrambench (= $version): $(depends "$deb")"
+  if [ -n "${runtime[$name]:-}" ] && ! grep -q "${runtime[$name]}" <<<"$(depends "$deb")"; then
     fail "vrambench-$name does not depend on ${runtime[$name]}: $(depends "$deb")"
   fi
-  dpkg-deb -c "$deb" | grep -q "./usr/lib/vrambench/vrambench-$name.so$" || fail "vrambench-$name lacks its module"
+  holds "$deb" "/usr/lib/vrambench/vrambench-$name.so" || fail "vrambench-$name lacks its module"
   backends+=("$name")
 done
 
@@ -55,4 +57,4 @@ out=$("$work/root/usr/bin/vrambench" list) || fail "vrambench from the unpacked 
 for name in host "${backends[@]}"; do
   grep -Eq "^$name\b|\b$name:|backend $name|^ *$name " <<<"$out" || { echo "$out"; fail "the unpacked vrambench does not list $name"; }
 done
-echo "packages: $(cd "$work/packages" && ls *.deb | tr '\n' ' ')"
+for deb in "$work"/packages/*.deb; do echo "$(basename "$deb"): Depends: $(depends "$deb")"; done

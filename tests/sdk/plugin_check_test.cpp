@@ -17,7 +17,7 @@ ProcessResult plugin_check(const std::string &module, std::vector<std::string> e
 {
     std::vector<std::string> args{VRAMBENCH_EXE, "plugin-check", module};
     args.insert(args.end(), extra.begin(), extra.end());
-    return run_process(args, {"VRAMBENCH_VULKAN_VALIDATION=1"});
+    return run_process(args);
 }
 
 bool contains(const std::string &text, const std::string &needle)
