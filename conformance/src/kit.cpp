@@ -59,13 +59,17 @@ uint64_t Report::failed_checks() const
         std::count_if(checks.begin(), checks.end(), [](const CheckOutcome &c) { return !c.findings.passed(); }));
 }
 
-Report check_module(const std::filesystem::path &module)
+Report check_module(const std::filesystem::path &module, const CheckStarting &starting)
 {
+    auto announce = [&](std::string_view check, std::string_view scope) {
+        if (starting) starting(check, scope);
+    };
     Report report;
     report.module = module;
     const std::string file = module.filename().string();
     auto run_module_check = [&](const ModuleCheck &check) {
         CheckOutcome outcome{std::string(check.name), file, {}};
+        announce(check.name, file);
         try {
             check.run(module, outcome.findings);
         } catch (const std::exception &e) {
@@ -83,6 +87,7 @@ Report check_module(const std::filesystem::path &module)
     }
 
     std::shared_ptr<Backend> backend;
+    announce("backend.init", file);
     try {
         auto loaded = Module::load(module);
         report.backend = loaded->name();
@@ -127,6 +132,7 @@ Report check_module(const std::filesystem::path &module)
             report.devices.push_back(std::move(summary));
             for (const DeviceCheck &check : device_checks()) {
                 CheckOutcome outcome{std::string(check.name), target.id, {}};
+                announce(check.name, target.id);
                 try {
                     check.run(target, outcome.findings);
                 } catch (const std::exception &e) {

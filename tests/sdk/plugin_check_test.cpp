@@ -152,3 +152,23 @@ TEST(PluginCheck, AMissingFileOrAFolderIsAUsageError)
     const auto none = run_process({VRAMBENCH_EXE, "plugin-check"});
     EXPECT_EQ(none.exit_code, 2) << none.err;
 }
+
+#if defined(CRASHING_MODULE) && defined(HANGING_MODULE)
+TEST(PluginCheck, AModuleThatCrashesTheKitIsNamedWithTheCheckItWasIn)
+{
+    const auto r = plugin_check(CRASHING_MODULE);
+    EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "CRASHED  backend.init vrambench-faulty-crash_init.so: the module killed the check "
+                                "with signal 11"))
+        << r.out;
+    EXPECT_TRUE(contains(r.err, "in backend.init")) << r.err;
+}
+
+TEST(PluginCheck, AModuleThatHangsTheKitIsStoppedAtTheTimeout)
+{
+    const auto r = plugin_check(HANGING_MODULE, {"--timeout", "3"});
+    EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "the module made no end within 3 s (--timeout)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "CRASHED  ops.")) << r.out;
+}
+#endif

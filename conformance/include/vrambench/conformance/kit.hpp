@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -82,8 +83,12 @@ struct Report {
     uint64_t failed_checks() const;
 };
 
+// Called as each check starts, so a caller watching from another process can say
+// where a module that crashed or hung the kit was.
+using CheckStarting = std::function<void(std::string_view check, std::string_view scope)>;
+
 // Loads the module and runs every check; never throws for a faulty module.
-Report check_module(const std::filesystem::path &module);
+Report check_module(const std::filesystem::path &module, const CheckStarting &starting = {});
 
 // The report as a person reads it: the module, each device, PASS or FAIL per check with
 // the reasons, and the outcome on the last line.
