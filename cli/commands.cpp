@@ -147,8 +147,9 @@ int cmd_info(const Options &o)
     std::vector<std::string> names;
     for (const auto &b : backends)
         names.push_back(b["name"]);
-    throw UsageError(fmt::format("unknown backend '{}' (found: {})", name,
-                                 names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+    throw UsageError(fmt::format("unknown backend '{}' (found: {}); {}", name,
+                                 names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", ")),
+                                 plugin_search_hint()));
 }
 
 int cmd_probes()
@@ -343,6 +344,9 @@ void add_commands(CLI::App &app, Options &o)
     auto *list =
         app.add_subcommand("list", "List backends, their devices and memory kinds, and why any is unavailable");
     add_plugin_option(list, o);
+    list->footer("Backends are modules named vrambench-NAME.so, looked for in this order: each --plugin FILE,\n"
+                 "the folder of the vrambench executable, ../lib/vrambench beside it, then each folder of\n"
+                 "VRAMBENCH_PLUGIN_PATH (':'-separated). The first module of a name wins.");
 
     auto *info = app.add_subcommand("info", "Describe one device in full");
     info->add_option("device", o.device, "The device, as backend:index")->required();
@@ -406,6 +410,7 @@ void add_commands(CLI::App &app, Options &o)
         ->check(CLI::IsMember({"CUDA", "HIP"}));
     peak->add_option("--memory-type", o.memory_type,
                      "The memory the clock drives (HIP reports HBM3 and HBM3e at a quarter of the pin rate)");
+    add_plugin_check_command(app);
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)

@@ -35,6 +35,8 @@ struct Options {
 
 std::string version_text();
 void add_commands(CLI::App &app, Options &options);
+// Commands in files of their own; each runs from its CLI11 callback.
+void add_plugin_check_command(CLI::App &app); // plugin_check_command.cpp
 // Runs the parsed subcommand; returns the process exit code.
 int dispatch(const CLI::App &app, const Options &options, int argc, char **argv);
 

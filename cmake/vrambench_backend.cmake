@@ -1,26 +1,66 @@
-# vrambench_add_backend(NAME SOURCES ... [LIBRARIES ...])
-#   Builds backends/NAME as the module vrambench-NAME.so next to the executable.
+# vrambench_add_backend(NAME SOURCES ... [LIBRARIES ...] [OUTPUT_DIRECTORY DIR] [NO_INSTALL])
+#   Builds the module vrambench-NAME.so with the properties every module needs: no
+#   "lib" prefix, hidden visibility (only the entry symbol is exported), and no
+#   undefined symbol left for dlopen to find missing on a user's machine. It is
+#   installed under lib/vrambench/, where the CLI looks for modules, as the install
+#   component NAME.
+#   The module lands in OUTPUT_DIRECTORY, else VRAMBENCH_OUTPUT_DIR (inside this
+#   repository: beside the executable), else CMAKE_LIBRARY_OUTPUT_DIRECTORY, else the
+#   current binary folder. NO_INSTALL builds a module only for tests: not installed,
+#   not in configure's summary of backends. The same file is installed with the SDK, so a module built
+#   out of the tree after find_package(vrambench) gets the same properties.
 # vrambench_skip_backend(NAME REASON)
 #   Records that a backend is not built and why; configure prints the summary.
 
+set(VRAMBENCH_MODULE_INSTALL_DIR lib/vrambench)
+
 function(vrambench_add_backend name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "NO_INSTALL" "OUTPUT_DIRECTORY" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "vrambench_add_backend(${name}): no SOURCES given")
+  endif()
+  if(NOT name MATCHES "^[a-z0-9_-]+$")
+    message(FATAL_ERROR "vrambench_add_backend(${name}): a backend name is lower case [a-z0-9_-]")
+  endif()
+  if(NOT TARGET vrambench::plugin_sdk)
+    message(FATAL_ERROR "vrambench_add_backend(${name}): the target vrambench::plugin_sdk is missing; "
+                        "call find_package(vrambench REQUIRED) first")
+  endif()
+  set(output_dir ${ARG_OUTPUT_DIRECTORY})
+  if(NOT output_dir AND VRAMBENCH_OUTPUT_DIR)
+    set(output_dir ${VRAMBENCH_OUTPUT_DIR})
+  endif()
+  if(NOT output_dir AND CMAKE_LIBRARY_OUTPUT_DIRECTORY)
+    set(output_dir ${CMAKE_LIBRARY_OUTPUT_DIRECTORY})
+  endif()
+  if(NOT output_dir)
+    set(output_dir ${CMAKE_CURRENT_BINARY_DIR})
+  endif()
+
   set(target vrambench-${name})
   add_library(${target} MODULE ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE vrambench::plugin_sdk ${ARG_LIBRARIES})
   set_target_properties(${target} PROPERTIES
     PREFIX ""
-    LIBRARY_OUTPUT_DIRECTORY ${VRAMBENCH_OUTPUT_DIR}
+    OUTPUT_NAME vrambench-${name}
+    LIBRARY_OUTPUT_DIRECTORY ${output_dir}
     CXX_VISIBILITY_PRESET hidden
     C_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
+  # plugin_support.hpp is C++20; a project that chose its own standard keeps it.
+  if(NOT CMAKE_CXX_STANDARD)
+    set_target_properties(${target} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON)
+  endif()
   # A module must carry everything it needs: an unresolved symbol is a link error
   # here, not a dlopen failure on a user's machine. Sanitized builds are the exception:
   # clang's runtime lives in the executable that loads the module.
   if(NOT VRAMBENCH_SANITIZE)
     target_link_options(${target} PRIVATE -Wl,--no-undefined)
   endif()
-  set_property(GLOBAL APPEND PROPERTY VRAMBENCH_BUILT_BACKENDS ${name})
+  if(NOT ARG_NO_INSTALL)
+    install(TARGETS ${target} LIBRARY DESTINATION ${VRAMBENCH_MODULE_INSTALL_DIR} COMPONENT ${name})
+    set_property(GLOBAL APPEND PROPERTY VRAMBENCH_BUILT_BACKENDS ${name})
+  endif()
 endfunction()
 
 function(vrambench_skip_backend name reason)

@@ -359,11 +359,16 @@ vrb_status memory_kind_describe(vrb_device *, uint32_t kind, vrb_memory_kind_inf
 {
     return guard([&] {
         if (kind != 0) fail(VRB_ERROR_INVALID_ARGUMENT, "the host backend has one memory kind, 0 (pageable)");
-        plugin::copy_string(out->name, "pageable");
-        out->flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_HOST_VISIBLE | VRB_MEMORY_HOST_COHERENT |
+        vrb_memory_kind_info info{};
+        info.struct_size = sizeof info;
+        plugin::copy_string(info.name, "pageable");
+        info.flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_HOST_VISIBLE | VRB_MEMORY_HOST_COHERENT |
                      VRB_MEMORY_HOST_CACHED | VRB_MEMORY_PAGEABLE | VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_MEMORY;
-        out->heap_index = 0;
-        out->max_allocation_bytes = 0;
+        info.heap_index = 0;
+        // An older host's struct may be smaller: fill what it has room for, nothing past it.
+        const uint32_t size = std::min<uint32_t>(out->struct_size, sizeof info);
+        std::memcpy(out, &info, size);
+        out->struct_size = size;
     });
 }
 

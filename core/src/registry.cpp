@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -38,6 +39,51 @@ std::string_view to_string(BackendEntry::State state)
     return "failed";
 }
 
+namespace {
+
+std::vector<std::string> plugin_path_entries()
+{
+    std::vector<std::string> entries;
+    if (const char *env = std::getenv("VRAMBENCH_PLUGIN_PATH")) {
+        std::string_view rest = env;
+        while (!rest.empty()) {
+            const auto colon = rest.find(':');
+            const auto part = rest.substr(0, colon);
+            if (!part.empty()) entries.emplace_back(part);
+            if (colon == std::string_view::npos) break;
+            rest.remove_prefix(colon + 1);
+        }
+    }
+    return entries;
+}
+
+} // namespace
+
+std::string_view plugin_search_hint()
+{
+    return "backends are the vrambench-NAME.so modules next to the vrambench executable, in ../lib/vrambench "
+           "beside it, and in the folders of VRAMBENCH_PLUGIN_PATH (':'-separated); name another module file with "
+           "--plugin FILE";
+}
+
+std::vector<std::string> plugin_path_problems()
+{
+    std::vector<std::string> problems;
+    for (const std::string &entry : plugin_path_entries()) {
+        std::error_code ec;
+        const auto status = std::filesystem::status(entry, ec);
+        if (std::filesystem::is_directory(status)) continue;
+        if (std::filesystem::exists(status))
+            problems.push_back(fmt::format("VRAMBENCH_PLUGIN_PATH entry '{}' is a file, not a folder: name a module "
+                                           "file with --plugin, or put its folder in the variable",
+                                           entry));
+        else
+            problems.push_back(
+                fmt::format("VRAMBENCH_PLUGIN_PATH entry '{}' does not exist: no module is looked for there", entry));
+    }
+    return problems;
+}
+
 std::vector<std::filesystem::path> plugin_search_folders()
 {
     std::vector<std::filesystem::path> folders;
@@ -45,16 +91,8 @@ std::vector<std::filesystem::path> plugin_search_folders()
         folders.push_back(exe);
         folders.push_back(exe / ".." / "lib" / "vrambench");
     }
-    if (const char *env = std::getenv("VRAMBENCH_PLUGIN_PATH")) {
-        std::string_view rest = env;
-        while (!rest.empty()) {
-            const auto colon = rest.find(':');
-            const auto part = rest.substr(0, colon);
-            if (!part.empty()) folders.emplace_back(std::string(part));
-            if (colon == std::string_view::npos) break;
-            rest.remove_prefix(colon + 1);
-        }
-    }
+    for (const std::string &entry : plugin_path_entries())
+        folders.emplace_back(entry);
     return folders;
 }
 
@@ -95,6 +133,8 @@ std::vector<std::filesystem::path> module_files(const DiscoveryOptions &options)
     // Files given by hand come first, so they win over an installed module of the same name.
     std::vector<std::filesystem::path> files = options.extra_plugins;
     if (options.search_default_paths) {
+        for (const std::string &problem : plugin_path_problems())
+            std::fprintf(stderr, "vrambench: warning: %s\n", problem.c_str());
         for (const auto &folder : plugin_search_folders()) {
             std::error_code ec;
             if (!std::filesystem::is_directory(folder, ec)) continue;

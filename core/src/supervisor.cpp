@@ -102,7 +102,9 @@ std::string names_of(const nlohmann::json &backends)
 const nlohmann::json &available_entry(const nlohmann::json &backends, std::string_view name)
 {
     const nlohmann::json *entry = find_entry(backends, name);
-    if (!entry) throw UsageError(fmt::format("unknown backend '{}' (found: {})", name, names_of(backends)));
+    if (!entry)
+        throw UsageError(
+            fmt::format("unknown backend '{}' (found: {}); {}", name, names_of(backends), plugin_search_hint()));
     if ((*entry)["state"] != "available")
         throw RunError(fmt::format("backend '{}' is {}: {}", name, (*entry)["state"].get<std::string>(),
                                    (*entry)["reason"].is_string() ? (*entry)["reason"].get<std::string>() : ""));

@@ -175,6 +175,49 @@ TEST(Cli, RefusesAnUnknownBackendNamingTheOnesFound)
     EXPECT_NE(r.err.find("host"), std::string::npos) << r.err;
 }
 
+TEST(Cli, AnUnknownBackendSaysWhereBackendsAreLookedFor)
+{
+    for (const auto &args :
+         {std::vector<std::string>{"run", "--backend", "acme"}, std::vector<std::string>{"info", "acme:0"}}) {
+        const auto r = vrambench(args);
+        expect_usage_error(r, "unknown backend 'acme'");
+        for (const char *where :
+             {"next to the vrambench executable", "../lib/vrambench", "VRAMBENCH_PLUGIN_PATH", "--plugin FILE"})
+            EXPECT_NE(r.err.find(where), std::string::npos) << where << "\n" << r.err;
+    }
+}
+
+TEST(Cli, ListHelpGivesTheSearchOrderOfModules)
+{
+    const auto r = vrambench({"list", "--help"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto plugin = r.out.find("--plugin"), exe = r.out.find("the folder of the vrambench executable"),
+               lib = r.out.find("../lib/vrambench"), env = r.out.find("VRAMBENCH_PLUGIN_PATH");
+    ASSERT_NE(env, std::string::npos) << r.out;
+    EXPECT_LT(plugin, exe) << r.out;
+    EXPECT_LT(exe, lib) << r.out;
+    EXPECT_LT(lib, env) << r.out;
+}
+
+TEST(Cli, APluginPathEntryThatIsAFileOrMissingIsWarnedAboutAndTheRestStillLoads)
+{
+    const auto dir = temp_dir() / "plugins";
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(MOCK_UNAVAILABLE_PATH, dir / "vrambench-mock.so",
+                               std::filesystem::copy_options::overwrite_existing);
+    const std::string path = std::string(MOCK_UNAVAILABLE_PATH) + ":" + (dir / "missing").string() + ":" + dir.string();
+    const auto r = vrambench({"list"}, {"VRAMBENCH_PLUGIN_PATH=" + path});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find(std::string("warning: VRAMBENCH_PLUGIN_PATH entry '") + MOCK_UNAVAILABLE_PATH +
+                         "' is a file, not a folder"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("entry '" + (dir / "missing").string() + "' does not exist"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("mock"), std::string::npos) << r.out; // the folder entry still counts
+    EXPECT_NE(r.out.find("host:0"), std::string::npos) << r.out;
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, RefusesADeviceIndexOutOfRange)
 {
     expect_usage_error(vrambench({"run", "--device", "host:7"}), "device host:7 does not exist");

@@ -16,6 +16,7 @@
 //   FAULT_FORK_CRASH_INIT  the same helper, then a segmentation fault in init
 //   FAULT_SUSPECT       works, but declares a memory clock and bus width whose peak
 //                       (0.002 GB/s) every figure is far above
+//   FAULT_WRONG_LANE    copy flips one bit of lane 3: a wrong answer for the kit to name
 #include <vrambench/plugin_support.hpp>
 
 #include <chrono>
@@ -222,7 +223,11 @@ vrb_status run(vrb_device *, const vrb_operation *op, uint32_t repetitions, doub
                 case VRB_OP_FILL: d[i] = vrb_pattern(op->pattern, i, op->seed); break;
                 case VRB_OP_WRITE: d[i] = vrb_pattern_random(i, op->seed); break;
                 case VRB_OP_READ: sum += a[i]; break;
+#ifdef FAULT_WRONG_LANE
+                case VRB_OP_COPY: d[i] = i == 3 ? a[i] ^ 1u : a[i]; break;
+#else
                 case VRB_OP_COPY: d[i] = a[i]; break;
+#endif
                 case VRB_OP_SCALE: d[i] = op->scalar * a[i]; break;
                 case VRB_OP_ADD: d[i] = a[i] + b[i]; break;
                 case VRB_OP_TRIAD: d[i] = a[i] + op->scalar * b[i]; break;

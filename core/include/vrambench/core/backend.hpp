@@ -172,6 +172,8 @@ class Backend : public std::enable_shared_from_this<Backend> {
     uint32_t device_count() const;
     vrb_device_info describe(uint32_t index) const;
     std::unique_ptr<Device> open(uint32_t index) const;
+    // For calling the module's table directly (the conformance kit does).
+    vrb_context *context() const { return context_; }
 
   private:
     Backend() = default;

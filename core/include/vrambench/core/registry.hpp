@@ -3,7 +3,9 @@
 // Search order: each file given with --plugin, then the folder of the executable, then
 // ../lib/vrambench beside it, then every folder in VRAMBENCH_PLUGIN_PATH (':'-separated).
 // Modules in folders are files named vrambench-*.so. The first module of a name wins;
-// a later one of the same name is listed as refused, naming both files.
+// a later one of the same name is listed as refused, naming both files. An entry of
+// VRAMBENCH_PLUGIN_PATH that is a file or no folder at all is warned about on stderr, not
+// silently passed over.
 #pragma once
 
 #include <vrambench/core/backend.hpp>
@@ -31,6 +33,13 @@ struct DiscoveryOptions {
 };
 
 std::vector<std::filesystem::path> plugin_search_folders();
+
+// The search order in one sentence, for messages that must say where backends come from.
+std::string_view plugin_search_hint();
+
+// What is wrong with the entries of VRAMBENCH_PLUGIN_PATH, one message each: an entry
+// that is a file (modules named one by one go with --plugin) or a folder that is missing.
+std::vector<std::string> plugin_path_problems();
 std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options);
 
 // The module files discovery would open, in search order, each once.

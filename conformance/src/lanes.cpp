@@ -1,0 +1,110 @@
+#include "lanes.hpp"
+
+#include <vrambench/core/traffic.hpp>
+#include <vrambench/pattern.h>
+
+#include <fmt/format.h>
+
+namespace vrb::conformance {
+
+void Findings::fail(std::string what)
+{
+    constexpr std::size_t kept_at_most = 12;
+    if (kept_.size() < kept_at_most) kept_.push_back(std::move(what));
+    ++count_;
+}
+
+std::vector<uint32_t> random_lanes(uint64_t n, uint32_t seed)
+{
+    std::vector<uint32_t> v(n);
+    for (uint64_t i = 0; i < n; ++i)
+        v[i] = vrb_pattern_random(i, seed);
+    return v;
+}
+
+void upload(Buffer &buffer, const std::vector<uint32_t> &lanes, uint64_t offset)
+{
+    buffer.upload(offset, std::as_bytes(std::span(lanes)));
+}
+
+std::vector<uint32_t> download(const Buffer &buffer, uint64_t lanes, uint64_t offset)
+{
+    std::vector<uint32_t> v(lanes);
+    buffer.download(offset, std::as_writable_bytes(std::span(v)));
+    return v;
+}
+
+vrb_operation make_op(uint32_t kind, uint32_t width, uint64_t count)
+{
+    vrb_operation op = make_operation(kind, width, count);
+    op.scalar = 7;
+    op.seed = 99;
+    return op;
+}
+
+std::vector<Kind> all_kinds(const Device &device)
+{
+    std::vector<Kind> kinds;
+    const auto infos = device.memory_kinds();
+    for (uint32_t k = 0; k < infos.size(); ++k)
+        kinds.push_back({k, std::string(infos[k].name, strnlen(infos[k].name, sizeof infos[k].name))});
+    return kinds;
+}
+
+std::vector<Kind> kernel_kinds(const Device &device)
+{
+    std::vector<Kind> kinds;
+    const auto infos = device.memory_kinds();
+    for (uint32_t k = 0; k < infos.size(); ++k)
+        if (infos[k].flags & VRB_MEMORY_DEVICE_ACCESS)
+            kinds.push_back({k, std::string(infos[k].name, strnlen(infos[k].name, sizeof infos[k].name))});
+    return kinds;
+}
+
+std::string where(uint32_t op_kind, uint32_t width, const Kind &kind, uint64_t count)
+{
+    return fmt::format("{}, {}-byte elements, memory kind \"{}\" ({}), count {}", op_name(op_kind), width, kind.name,
+                       kind.index, count);
+}
+
+std::string lane_difference(std::span<const uint32_t> got, std::span<const uint32_t> want)
+{
+    if (got.size() != want.size())
+        return fmt::format("{} lanes came back where {} were expected", got.size(), want.size());
+    uint64_t wrong = 0, first = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != want[i] && wrong++ == 0) first = i;
+    if (wrong == 0) return {};
+    return fmt::format("{} of {} lanes wrong, first wrong lane {}: expected {:#010x}, actual {:#010x}", wrong,
+                       got.size(), first, want[first], got[first]);
+}
+
+std::string value_difference(uint64_t want, uint64_t got)
+{
+    return fmt::format("expected {}, actual {}", want, got);
+}
+
+void attempt(Findings &findings, const std::string &context, const std::function<void()> &body)
+{
+    try {
+        body();
+    } catch (const std::exception &e) {
+        findings.fail(fmt::format("{}: {}", context, e.what()));
+    }
+}
+
+void for_each_kernel_kind(const Target &target, Findings &findings,
+                          const std::function<void(Device &, const Kind &)> &body)
+{
+    attempt(findings, target.id, [&] {
+        auto device = target.backend->open(target.index);
+        const auto kinds = kernel_kinds(*device);
+        if (kinds.empty())
+            findings.fail(fmt::format("{}: no memory kind kernels can use (VRB_MEMORY_DEVICE_ACCESS)", target.id));
+        for (const Kind &kind : kinds)
+            attempt(findings, fmt::format("{} memory kind \"{}\" ({})", target.id, kind.name, kind.index),
+                    [&] { body(*device, kind); });
+    });
+}
+
+} // namespace vrb::conformance

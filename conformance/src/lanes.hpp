@@ -1,0 +1,49 @@
+// Shared by the device checks: random inputs, moving lanes in and out of buffers, and
+// describing what went wrong in the words a plugin author needs.
+#pragma once
+
+#include <vrambench/conformance/kit.hpp>
+#include <vrambench/operation.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vrb::conformance {
+
+std::vector<uint32_t> random_lanes(uint64_t n, uint32_t seed);
+void upload(Buffer &buffer, const std::vector<uint32_t> &lanes, uint64_t offset = 0);
+std::vector<uint32_t> download(const Buffer &buffer, uint64_t lanes, uint64_t offset = 0);
+
+// make_operation with the scalar and seed every check uses.
+vrb_operation make_op(uint32_t kind, uint32_t width, uint64_t count);
+
+struct Kind {
+    uint32_t index;
+    std::string name;
+};
+std::vector<Kind> all_kinds(const Device &device);
+// The kinds kernels run on (VRB_MEMORY_DEVICE_ACCESS).
+std::vector<Kind> kernel_kinds(const Device &device);
+
+// "copy, 8-byte elements, memory kind \"device\" (0), count 17"
+std::string where(uint32_t op_kind, uint32_t width, const Kind &kind, uint64_t count);
+
+// Empty when `got` equals `want`; else "5 of 68 lanes wrong, first wrong lane 3:
+// expected 0x0000002a, actual 0x00000000".
+std::string lane_difference(std::span<const uint32_t> got, std::span<const uint32_t> want);
+
+// "expected 0x..., actual 0x..." for a checksum.
+std::string value_difference(uint64_t want, uint64_t got);
+
+// Runs `body` and turns any exception into a finding prefixed with `context`.
+void attempt(Findings &findings, const std::string &context, const std::function<void()> &body);
+
+// Opens the target's device and runs `body` once for each kind kernels can use; a
+// device that cannot be opened, or that offers no such kind, is a finding.
+void for_each_kernel_kind(const Target &target, Findings &findings,
+                          const std::function<void(Device &, const Kind &)> &body);
+
+} // namespace vrb::conformance
