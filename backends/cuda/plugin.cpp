@@ -171,13 +171,29 @@ constexpr const char *kDescription = "AMD GPUs through HIP: kernels, copy engine
 constexpr const char *kDescription = "NVIDIA GPUs through CUDA: kernels, copy engines and cudaEvent timing";
 #endif
 
+// External memory (cuMemCreate + cuMemExportToShareableHandle, cudaImportExternalMemory,
+// cudaHostRegister; the HIP equivalents) is not implemented in this module yet: the slots
+// stay absent, so the core forms no CUDA or HIP interop pair.
 const vrb_plugin_table table = {
-    sizeof(vrb_plugin_table), VRB_ABI_VERSION, vrb::gpu::kBackendName, kDescription, VRB_MODULE_VERSION, last_error,
-    init, shutdown_context, device_count, device_describe, device_open, device_close, memory_kind_count,
-    memory_kind_describe, buffer_alloc, buffer_free, buffer_upload, buffer_download, run,
-    // External memory (cuMemCreate + cuMemExportToShareableHandle, cudaImportExternalMemory,
-    // cudaHostRegister; the HIP equivalents) is not implemented in this module yet: the
-    // slots stay absent, so the core reports every CUDA and HIP interop pair unsupported.
+    sizeof(vrb_plugin_table),
+    VRB_ABI_VERSION,
+    vrb::gpu::kBackendName,
+    kDescription,
+    VRB_MODULE_VERSION,
+    last_error,
+    init,
+    shutdown_context,
+    device_count,
+    device_describe,
+    device_open,
+    device_close,
+    memory_kind_count,
+    memory_kind_describe,
+    buffer_alloc,
+    buffer_free,
+    buffer_upload,
+    buffer_download,
+    run,
     nullptr, // buffer_export
     nullptr, // buffer_import
     nullptr, // buffer_alloc_exportable
