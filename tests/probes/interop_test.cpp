@@ -116,7 +116,8 @@ TEST_F(InteropProbes, BandwidthOnImportedMemoryIsMeasuredBesideTheDevicesOwnWith
 
 TEST_F(InteropProbes, ImportTimesExportImportAndFirstTouchAndVerifiesTheFirstRead)
 {
-    const auto pairs = by_pair(run("interop.import"));
+    const auto results = run("interop.import");
+    const auto pairs = by_pair(results);
     ASSERT_EQ(pairs.size(), 2u);
     for (const auto &[name, r] : pairs) {
         EXPECT_EQ(r->verification.status, vrb::Verification::Status::passed)
