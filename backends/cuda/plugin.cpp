@@ -171,6 +171,9 @@ constexpr const char *kDescription = "AMD GPUs through HIP: kernels, copy engine
 constexpr const char *kDescription = "NVIDIA GPUs through CUDA: kernels, copy engines and cudaEvent timing";
 #endif
 
+// External memory (cuMemCreate + cuMemExportToShareableHandle, cudaImportExternalMemory,
+// cudaHostRegister; the HIP equivalents) is not implemented in this module yet: the slots
+// stay absent, so the core forms no CUDA or HIP interop pair.
 const vrb_plugin_table table = {
     sizeof(vrb_plugin_table),
     VRB_ABI_VERSION,
@@ -191,8 +194,9 @@ const vrb_plugin_table table = {
     buffer_upload,
     buffer_download,
     run,
-    nullptr, // buffer_export: external memory is not offered yet
+    nullptr, // buffer_export
     nullptr, // buffer_import
+    nullptr, // buffer_alloc_exportable
 };
 
 } // namespace

@@ -94,6 +94,7 @@ const vrb_plugin_table unavailable_table = {
     unavailable<vrb_device *, const vrb_operation *, uint32_t, double *, vrb_op_output *>,
     nullptr,
     nullptr,
+    nullptr,
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "host_kernels.hpp"
 #include "worker_pool.hpp"
 
+#include <vrambench/external_handle.hpp>
 #include <vrambench/pattern.h>
 #include <vrambench/plugin_support.hpp>
 
@@ -457,6 +458,28 @@ vrb_status run(vrb_device *device, const vrb_operation *op, uint32_t repetitions
     });
 }
 
+// Host memory is shared by pointer: the importer maps the same pages. The whole mapping
+// (whole pages) is handed out, since importers take page-aligned ranges only.
+vrb_status buffer_export(vrb_buffer *buffer, vrb_external_handle *out)
+{
+    return guard([&] {
+        if (!buffer || !out) fail(VRB_ERROR_INVALID_ARGUMENT, "buffer_export needs a buffer and a handle");
+        if (!plugin::handle_has_v12_fields(*out))
+            fail(VRB_ERROR_INVALID_ARGUMENT, "the external handle is too small for ABI 1.2's fields");
+        vrb_external_handle h{};
+        h.struct_size = sizeof h;
+        h.type = VRB_EXTERNAL_HOST_POINTER;
+        h.handle = static_cast<int64_t>(reinterpret_cast<uintptr_t>(buffer->base));
+        h.bytes = buffer->mapped;
+        h.allocation_bytes = buffer->mapped;
+        h.memory_type_index = UINT32_MAX;
+        plugin::copy_string(h.api, "host");
+        const uint32_t size = out->struct_size;
+        std::memcpy(out, &h, std::min<std::size_t>(size, sizeof h));
+        out->struct_size = size;
+    });
+}
+
 const vrb_plugin_table table = {
     sizeof(vrb_plugin_table),
     VRB_ABI_VERSION,
@@ -477,8 +500,9 @@ const vrb_plugin_table table = {
     buffer_upload,
     buffer_download,
     run,
-    nullptr, // buffer_export
-    nullptr, // buffer_import
+    buffer_export,
+    nullptr, // buffer_import: host memory is imported by the GPU APIs, not the other way
+    nullptr, // buffer_alloc_exportable: every host buffer is exportable by pointer
 };
 
 } // namespace

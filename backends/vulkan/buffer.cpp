@@ -65,6 +65,19 @@ Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes)
     unreserve.self = nullptr;
 }
 
+Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes, Segment segment, ExternalMemory external,
+               uint64_t reserved)
+    : device_(device), kind_(kind), bytes_(bytes), segment_bytes_(segment.bytes), reserved_(reserved),
+      external_(external)
+{
+    try {
+        segments_.push_back(std::move(segment));
+    } catch (...) {
+        device_.release_heap(kind_.heap_index, reserved_);
+        throw;
+    }
+}
+
 Buffer::~Buffer()
 {
     segments_.clear();

@@ -23,10 +23,21 @@ struct Segment {
     uint64_t allocation_bytes = 0;
 };
 
+// What a buffer shares with other APIs (external_memory.cpp).
+struct ExternalMemory {
+    VkExternalMemoryHandleTypeFlags exportable = 0; // what buffer_export may hand out
+    bool dedicated = false;                         // its one allocation is dedicated to it
+    bool imported = false;                          // the memory came from another API or device
+};
+
 class Buffer {
   public:
     // Throws Failure(VRB_ERROR_OUT_OF_MEMORY) having freed whatever it had allocated.
     Buffer(Device &device, const MemoryKind &kind, uint64_t bytes);
+    // A buffer of one segment made by external_memory.cpp, exportable or imported;
+    // `reserved` bytes of the kind's heap were reserved for it and go back with it.
+    Buffer(Device &device, const MemoryKind &kind, uint64_t bytes, Segment segment, ExternalMemory external,
+           uint64_t reserved);
     ~Buffer();
     Buffer(const Buffer &) = delete;
     Buffer &operator=(const Buffer &) = delete;
@@ -38,6 +49,7 @@ class Buffer {
     const std::vector<Segment> &segments() const noexcept { return segments_; }
     bool mapped() const noexcept;
     bool coherent() const noexcept;
+    const ExternalMemory &external() const noexcept { return external_; }
 
   private:
     Device &device_;
@@ -46,6 +58,7 @@ class Buffer {
     uint64_t segment_bytes_;
     uint64_t reserved_ = 0;
     std::vector<Segment> segments_;
+    ExternalMemory external_;
 };
 
 } // namespace vrb::vulkan

@@ -1,5 +1,6 @@
 #include "device.hpp"
 
+#include "external_memory.hpp"
 #include "timestamps.hpp"
 
 #include "push_constants.hpp"
@@ -111,6 +112,9 @@ Device::Device(Context &context, uint32_t index)
     // Timestamps of two queues are compared only on the host's clock (transfer_ops.cpp).
     calibrated_timestamps_ = offers_calibration(physical_);
     if (calibrated_timestamps_) extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+    // Sharing memory with other APIs and devices, where the driver offers it.
+    for (const char *name : external_memory_extensions(physical_))
+        extensions.push_back(name);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     info.pNext = v12 ? &features12 : nullptr;
@@ -122,6 +126,7 @@ Device::Device(Context &context, uint32_t index)
     VkDevice device = VK_NULL_HANDLE;
     check(vkCreateDevice(physical_.handle, &info, nullptr, &device), "creating the Vulkan device");
     device_ = OwnedDevice(device);
+    enabled_extensions_.assign(extensions.begin(), extensions.end());
 
     for (uint32_t family : sharing_families_) {
         VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -267,6 +272,18 @@ Buffer &Device::allocate_buffer(uint32_t kind_index, uint64_t bytes)
 void Device::free_buffer(const Buffer *buffer) noexcept
 {
     buffers_.erase(buffer);
+}
+
+Buffer &Device::keep(std::unique_ptr<Buffer> buffer)
+{
+    Buffer &result = *buffer;
+    buffers_.emplace(&result, std::move(buffer));
+    return result;
+}
+
+bool Device::extension_enabled(std::string_view name) const noexcept
+{
+    return std::find(enabled_extensions_.begin(), enabled_extensions_.end(), name) != enabled_extensions_.end();
 }
 
 bool Device::owns(const Buffer *buffer) const noexcept

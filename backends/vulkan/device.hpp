@@ -14,6 +14,8 @@
 
 #include <map>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -78,6 +80,9 @@ class Device {
     Buffer &allocate_buffer(uint32_t kind, uint64_t bytes);
     void free_buffer(const Buffer *buffer) noexcept;
     bool owns(const Buffer *buffer) const noexcept;
+    // Takes a buffer built elsewhere (external_memory.cpp) into the device's keeping.
+    Buffer &keep(std::unique_ptr<Buffer> buffer);
+    bool extension_enabled(std::string_view name) const noexcept;
 
   private:
     Context &context_;
@@ -87,6 +92,7 @@ class Device {
     std::vector<uint32_t> sharing_families_;
     bool host_query_reset_ = false;
     bool calibrated_timestamps_ = false;
+    std::vector<std::string> enabled_extensions_;
     DeviceShape shape_;
     std::vector<uint64_t> heap_used_;
     // Destroyed in reverse: everything below before the VkDevice.

@@ -6,6 +6,7 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "device_info.hpp"
+#include "external_memory.hpp"
 #include "run.hpp"
 #include "staging.hpp"
 
@@ -141,6 +142,30 @@ vrb_status run(vrb_device *handle, const vrb_operation *op, uint32_t repetitions
     return call(&device->context(), [&] { run_operation(*device, op, repetitions, seconds, out); });
 }
 
+vrb_status buffer_export(vrb_buffer *handle, vrb_external_handle *out)
+{
+    Buffer *buffer = from_abi(handle);
+    if (!buffer || !out) return null_argument("buffer or handle");
+    return call(&buffer->device().context(), [&] { export_buffer(*buffer, *out); });
+}
+
+vrb_status buffer_import(vrb_device *handle, const vrb_external_handle *external, uint32_t, vrb_buffer **out)
+{
+    Device *device = from_abi(handle);
+    if (!device || !out) return null_argument("device or output pointer");
+    *out = nullptr;
+    return call(&device->context(), [&] { *out = to_abi(&import_buffer(*device, external)); });
+}
+
+vrb_status buffer_alloc_exportable(vrb_device *handle, uint32_t kind, uint64_t bytes, uint32_t handle_type,
+                                   vrb_buffer **out)
+{
+    Device *device = from_abi(handle);
+    if (!device || !out) return null_argument("device or output pointer");
+    *out = nullptr;
+    return call(&device->context(), [&] { *out = to_abi(&allocate_exportable(*device, kind, bytes, handle_type)); });
+}
+
 const vrb_plugin_table kTable = {
     sizeof(vrb_plugin_table),
     VRB_ABI_VERSION,
@@ -161,8 +186,9 @@ const vrb_plugin_table kTable = {
     buffer_upload,
     buffer_download,
     run,
-    nullptr, // buffer_export
-    nullptr, // buffer_import
+    buffer_export,
+    buffer_import,
+    buffer_alloc_exportable,
 };
 
 } // namespace

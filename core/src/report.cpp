@@ -4,13 +4,16 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace vrb {
 
 namespace {
 
 std::string parameter_text(const nlohmann::json &p)
 {
-    std::string out;
+    // An interop result is first of all its pair.
+    std::string out = p.contains("pair") && p["pair"].is_string() ? p["pair"].get<std::string>() : "";
     for (const char *key : {"operation", "element_bytes"}) {
         if (!p.contains(key)) continue;
         if (!out.empty()) out += ' ';
@@ -130,6 +133,13 @@ std::string describe_backends(const nlohmann::json &backends)
     std::string out;
     if (backends.empty())
         out += "no backend modules found (searched next to the executable and VRAMBENCH_PLUGIN_PATH)\n";
+    // One card seen through several APIs has one key: each device names the others.
+    std::map<std::string, std::vector<std::string>> cards;
+    for (const auto &b : backends)
+        if (b.value("state", "") == "available")
+            for (const auto &d : b.value("devices", nlohmann::json::array()))
+                if (d.contains("key") && d["key"].is_string())
+                    cards[d["key"].get<std::string>()].push_back(d["id"].get<std::string>());
     for (const auto &b : backends) {
         const std::string name = b["name"], state = b["state"];
         if (state != "available") {
@@ -147,6 +157,14 @@ std::string describe_backends(const nlohmann::json &backends)
                 continue;
             }
             out += "  " + device_heading(d);
+            if (d.contains("key") && d["key"].is_string()) {
+                const std::string key = d["key"].get<std::string>(), id = d["id"].get<std::string>();
+                std::vector<std::string> same;
+                for (const std::string &other : cards[key])
+                    if (other != id) same.push_back(other);
+                out += fmt::format("      card {}{}\n", key,
+                                   same.empty() ? "" : fmt::format(" (the same card as {})", fmt::join(same, ", ")));
+            }
             for (const auto &k : d["memory_kinds"])
                 out += fmt::format("      memory kind {}: {} [{}]\n", k["index"].dump(), k["name"].get<std::string>(),
                                    fmt::join(k["flags"].get<std::vector<std::string>>(), ","));

@@ -136,6 +136,7 @@ nlohmann::json to_json(const ProbeOptions &o)
     if (o.llc) j["llc"] = *o.llc;
     if (o.memory_limit) j["memory_limit"] = {{"bytes", o.memory_limit->bytes}, {"fraction", o.memory_limit->fraction}};
     if (o.time_budget_seconds) j["time_budget_seconds"] = *o.time_budget_seconds;
+    if (!o.partner_modules.empty()) j["partner_modules"] = o.partner_modules;
     return j;
 }
 
@@ -159,6 +160,7 @@ ProbeOptions probe_options_from_json(const nlohmann::json &j)
         o.memory_limit = limit;
     }
     if (j.contains("time_budget_seconds")) o.time_budget_seconds = j["time_budget_seconds"].get<double>();
+    if (j.contains("partner_modules")) o.partner_modules = j["partner_modules"].get<std::vector<std::string>>();
     return o;
 }
 

@@ -228,6 +228,9 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
             const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             probe_options.time_budget_seconds = std::max(0.0, *request.max_seconds - used);
         }
+        for (const auto &other : backends)
+            if (other["state"] == "available" && other["name"] != name)
+                probe_options.partner_modules.push_back(other["file"].get<std::string>());
         options.request = {{"devices", indices}, {"probes", request.probes}, {"options", to_json(probe_options)}};
         const WorkerOutcome worker = run_worker(options, [&](const Frame &frame) {
             switch (frame.type) {

@@ -365,6 +365,7 @@ const vrb_plugin_table table = {
     run,
     nullptr, // buffer_export: GPU: cudaIpc / VK_KHR_external_memory_fd, when offered
     nullptr, // buffer_import
+    nullptr, // buffer_alloc_exportable (ABI 1.2)
 };
 
 } // namespace

@@ -1,5 +1,6 @@
 // The loader against modules that break the ABI in every way it names.
 #include <vrambench/core/backend.hpp>
+#include <vrambench/core/external.hpp>
 #include <vrambench/core/registry.hpp>
 #include <vrambench/core/runner.hpp>
 
@@ -53,7 +54,7 @@ TEST(PluginLoader, RefusesAModuleThatAnswersAnotherMajorVersionNamingBoth)
     const std::string error = load_error(MOCK_WRONG_MAJOR_PATH);
     EXPECT_NE(error.find("ABI version refused"), std::string::npos) << error;
     EXPECT_NE(error.find("module speaks 2.0"), std::string::npos) << error;
-    EXPECT_NE(error.find("vrambench speaks 1.1"), std::string::npos) << error;
+    EXPECT_NE(error.find("vrambench speaks 1.2"), std::string::npos) << error;
     EXPECT_NE(error.find(MOCK_WRONG_MAJOR_PATH), std::string::npos) << error;
 }
 
@@ -133,6 +134,18 @@ TEST(PluginLoader, TreatsSlotsPastAShortTableAsUnsupported)
     EXPECT_EQ(module->slot(&vrb_plugin_table::buffer_export), nullptr);
     const auto full = Module::load(MOCK_OK_PATH);
     EXPECT_NE(full->slot(&vrb_plugin_table::buffer_export), nullptr);
+}
+
+TEST(PluginLoader, SeesTheExternalMemorySlotsOnlyWhereTheTableHasThemAndTheyAreSet)
+{
+    const auto short_table = Module::load(MOCK_SHORT_TABLE_PATH); // an ABI 1.0 table, through run
+    EXPECT_FALSE(vrb::offers_export(*short_table));
+    EXPECT_FALSE(vrb::offers_import(*short_table));
+    EXPECT_FALSE(vrb::offers_exportable_alloc(*short_table));
+    const auto full = Module::load(MOCK_OK_PATH);
+    EXPECT_TRUE(vrb::offers_export(*full));
+    EXPECT_FALSE(vrb::offers_import(*full));
+    EXPECT_FALSE(vrb::offers_exportable_alloc(*full));
 }
 
 TEST(PluginLoader, PrefersAModuleGivenByHandAndListsALaterOneOfTheSameNameAsRefusedNamingBothFiles)

@@ -53,6 +53,33 @@ TEST(Cli, ListsTheHostBackendAndItsDevice)
     const auto r = vrambench({"list"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("host:0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("      card "), std::string::npos) << "every device shows its card key\n" << r.out;
+}
+
+TEST(Cli, InteropProbesShareMemoryVulkanToVulkanAndHostToVulkanAndValidate)
+{
+    const auto listed = vrambench({"list"});
+    if (listed.out.find("vulkan ") == std::string::npos || listed.out.find("vulkan:0") == std::string::npos)
+        GTEST_SKIP() << "no Vulkan device here\n" << listed.out;
+    const auto file = temp_dir() / "interop.json";
+    const auto r = vrambench(
+        {"run", "--backend", "vulkan", "--suite", "quick", "--size", "1M", "--probe", "interop.*", "-o", file.string()},
+        {"VRAMBENCH_VULKAN_VALIDATION=1"});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    const auto doc = vrb::read_result_file(file);
+    const auto violation = vrb::validate_result_json(doc);
+    EXPECT_FALSE(violation) << violation->path << ": " << violation->message;
+    std::set<std::string> verified;
+    bool sync_skipped = false;
+    for (const auto &result : doc["results"]) {
+        const std::string probe = result["probe"];
+        if (probe == "interop.handoff" && result["verification"]["status"] == "passed")
+            verified.insert(result["parameters"]["pair"].get<std::string>());
+        if (probe == "interop.sync") sync_skipped = result["status"] == "skipped";
+    }
+    EXPECT_TRUE(verified.count("vulkan->vulkan")) << doc["results"].dump(1);
+    EXPECT_TRUE(verified.count("host->vulkan")) << doc["results"].dump(1);
+    EXPECT_TRUE(sync_skipped);
 }
 
 TEST(Cli, ListsAnUnavailableBackendWithWhyAndStillSucceeds)
@@ -75,7 +102,7 @@ TEST(Cli, ListsAModuleOfAnotherAbiAsFailedNamingBothVersions)
 {
     const auto r = vrambench({"list", "--plugin", MOCK_WRONG_MAJOR_PATH});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("module speaks 2.0, this vrambench speaks 1.1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("module speaks 2.0, this vrambench speaks 1.2"), std::string::npos) << r.out;
 }
 
 TEST(Cli, DescribesOneDeviceInFull)

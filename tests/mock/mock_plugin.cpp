@@ -284,6 +284,7 @@ const vrb_plugin_table table = {
     run,
     buffer_export, // beyond struct_size in the short-table variant: must read as absent
     nullptr,
+    nullptr,
 };
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "capacity_probes.hpp"
 #include "curve_probes.hpp"
+#include "interop_probes.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/probe.hpp>
@@ -35,6 +36,10 @@ const std::vector<std::unique_ptr<Probe>> &all_probes()
         list.push_back(make_capacity_alloc_latency_probe());
         list.push_back(make_capacity_fragmentation_probe());
         list.push_back(make_integrity_pattern_probe());
+        list.push_back(make_interop_handoff_probe());
+        list.push_back(make_interop_bandwidth_probe());
+        list.push_back(make_interop_import_probe());
+        list.push_back(make_interop_sync_probe());
         return list;
     }();
     return probes;

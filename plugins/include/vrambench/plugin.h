@@ -1,5 +1,5 @@
 /*
- * vrambench plugin ABI, version 1.1 (docs/plugin-abi.md lists the changes of each version).
+ * vrambench plugin ABI, version 1.2 (docs/plugin-abi.md lists the changes of each version).
  *
  * The stable C boundary between the vrambench core and a backend module
  * (vrambench-host, -vulkan, -cuda, -hip, -opencl, or a vendor's own).
@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define VRB_ABI_VERSION_MAJOR 1u
-#define VRB_ABI_VERSION_MINOR 1u
+#define VRB_ABI_VERSION_MINOR 2u
 #define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
@@ -297,11 +297,47 @@ typedef enum vrb_timer_kind {
 
 /* ---------------------------------------------------------------- external memory */
 
+/*
+ * One allocation seen through two APIs (docs/interop.md). An exporter hands out a
+ * handle; an importer on the same card (or, for host memory, any device) makes a
+ * buffer of it. Ownership:
+ *   - buffer_export of a file descriptor type creates a new fd that the caller owns:
+ *     it passes it to one buffer_import or closes it.
+ *   - buffer_import of an fd takes the fd on success (the importer closes it, or the
+ *     driver does, when the buffer is freed); on failure the fd stays the caller's,
+ *     who closes it. CUDA and Vulkan behave so, and every module must.
+ *   - VRB_EXTERNAL_HOST_POINTER transfers nothing: the memory stays the exporter's, and
+ *     the exporting buffer must outlive every buffer imported from it.
+ * An importer validates a handle before any driver call (the fd is open and is memory,
+ * its size agrees with the handle, the UUIDs name its own card, a host pointer is
+ * page-aligned): handing a driver a bad fd is undefined behaviour.
+ */
+typedef enum vrb_external_handle_type {
+    VRB_EXTERNAL_OPAQUE_FD = 1, /* the API's opaque POSIX file descriptor */
+    VRB_EXTERNAL_DMA_BUF = 2,   /* a Linux dma-buf fd */
+    /* Since 1.2: `handle` is the address of host memory the exporter owns. */
+    VRB_EXTERNAL_HOST_POINTER = 3
+} vrb_external_handle_type;
+
+/* Bits of vrb_external_handle.flags (since 1.2). */
+enum {
+    VRB_EXTERNAL_DEDICATED = 1u << 0,  /* the exporter's allocation is dedicated to one buffer */
+    VRB_EXTERNAL_UUIDS_KNOWN = 1u << 1 /* device_uuid and driver_uuid are filled */
+};
+
 typedef struct vrb_external_handle {
     uint32_t struct_size;
-    uint32_t type; /* 1: POSIX file descriptor (opaque), 2: dma-buf */
-    int64_t handle;
-    uint64_t bytes;
+    uint32_t type;  /* vrb_external_handle_type */
+    int64_t handle; /* the fd, or the address for VRB_EXTERNAL_HOST_POINTER */
+    uint64_t bytes; /* the buffer's bytes, from the start of the allocation */
+    /* Since 1.2. An opaque fd can only be imported with the exporter's allocation size
+     * and memory type, and as a dedicated allocation exactly when the exporter's was. */
+    uint64_t allocation_bytes;  /* the whole exported allocation; >= bytes */
+    uint32_t memory_type_index; /* the exporter's memory type (Vulkan), or UINT32_MAX */
+    uint32_t flags;             /* VRB_EXTERNAL_* */
+    uint8_t device_uuid[16];    /* the exporter's card, as vrb_device_info.uuid */
+    uint8_t driver_uuid[16];    /* the exporting driver (Vulkan's driverUUID) */
+    char api[32];               /* the exporter's vrb_device_info.api: "Vulkan", "CUDA", "host" */
 } vrb_external_handle;
 
 /* ---------------------------------------------------------------- the module's table */
@@ -344,9 +380,23 @@ typedef struct vrb_plugin_table {
     vrb_status (*run)(vrb_device *device, const vrb_operation *op, uint32_t repetitions, double *seconds,
                       vrb_op_output *out);
 
-    /* Optional (NULL when absent): external memory sharing between APIs. */
+    /*
+     * Optional (NULL when absent): external memory sharing between APIs; ownership of
+     * each fd is stated above vrb_external_handle_type. The host sets out->struct_size;
+     * a module of 1.2 fills what fits and refuses a struct too small for the 1.2 fields.
+     * buffer_export answers VRB_ERROR_UNSUPPORTED for a buffer that was not allocated
+     * exportable (buffer_alloc_exportable), except host memory exported by pointer.
+     * buffer_import's kind is ignored: the handle decides the memory; the new buffer
+     * reports the importer's kind that matches it.
+     */
     vrb_status (*buffer_export)(vrb_buffer *buffer, vrb_external_handle *out);
     vrb_status (*buffer_import)(vrb_device *device, const vrb_external_handle *handle, uint32_t kind, vrb_buffer **out);
+
+    /* Since 1.2, optional: a buffer of one allocation that buffer_export can hand out
+     * as `handle_type` (vrb_external_handle_type). VRB_ERROR_UNSUPPORTED where the
+     * driver cannot export that kind or size of memory. */
+    vrb_status (*buffer_alloc_exportable)(vrb_device *device, uint32_t kind, uint64_t bytes, uint32_t handle_type,
+                                          vrb_buffer **out);
 } vrb_plugin_table;
 
 /* In and out of the entry point. */

@@ -114,7 +114,10 @@ class Device {
     RunOutput run(const vrb_operation &op, uint32_t repetitions);
 
     const Module &module() const { return *module_; }
+    std::shared_ptr<Module> module_ptr() const { return module_; }
     vrb_device *handle() const { return handle_; }
+    // The backend that opened it: a second device of the same card comes from here.
+    const Backend &backend() const { return *backend_; }
 
   private:
     std::shared_ptr<const Backend> backend_; // the context outlives the device
@@ -134,6 +137,7 @@ class Buffer {
     uint64_t bytes() const { return bytes_; }
     uint32_t kind() const { return kind_; }
     vrb_buffer *handle() const { return handle_; }
+    const Module &module() const { return *module_; }
     void upload(uint64_t offset, std::span<const std::byte> data);
     void download(uint64_t offset, std::span<std::byte> data) const;
 

@@ -1,0 +1,32 @@
+// Memory shared with other APIs and other VkDevices (ABI 1.2): buffers allocated so that
+// their memory can be exported as an opaque POSIX fd (VK_KHR_external_memory_fd), and
+// buffers made of memory another device exported, or of host memory by its address
+// (VK_EXT_external_memory_host). Each is one segment: one fd, one allocation.
+#pragma once
+
+#include "vk.hpp"
+
+#include <vrambench/plugin.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace vrb::vulkan {
+
+class Buffer;
+class Device;
+struct PhysicalDevice;
+
+// The extensions a device is created with for sharing memory, those the driver offers.
+std::vector<const char *> external_memory_extensions(const PhysicalDevice &physical);
+
+// Throws Failure(VRB_ERROR_UNSUPPORTED) where the driver cannot export that memory.
+Buffer &allocate_exportable(Device &device, uint32_t kind, uint64_t bytes, uint32_t handle_type);
+
+// Writes a new fd the caller owns, with what an importer needs to know.
+void export_buffer(Buffer &buffer, vrb_external_handle &out);
+
+// Checks the handle before any driver call; on success the device owns the fd.
+Buffer &import_buffer(Device &device, const vrb_external_handle *handle);
+
+} // namespace vrb::vulkan

@@ -1,0 +1,149 @@
+// interop.bandwidth: the importer's read, copy and triad on memory another API (or
+// another device of its own API) exported, beside the same operations on its own
+// memory, with their ratio. Every figure verified as bandwidth.stream verifies it.
+#include "curve.hpp"
+#include "interop_pairs.hpp"
+#include "interop_probes.hpp"
+#include "stream_plan.hpp"
+
+#include <vrambench/core/reference.hpp>
+#include <vrambench/core/sizes.hpp>
+#include <vrambench/operation.hpp>
+#include <vrambench/pattern.h>
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace vrb {
+
+namespace {
+
+constexpr uint32_t seed_b = 0x1b0b0001, seed_c = 0x1b0b0002, seed_a = 0x1b0b0003;
+constexpr uint32_t scalar = 3;
+constexpr uint32_t width = 16;
+constexpr std::array<vrb_op_kind, 3> ops{VRB_OP_READ, VRB_OP_COPY, VRB_OP_TRIAD};
+
+struct Arrays {
+    Buffer *a, *b, *c; // dst, src1, src2
+};
+
+struct Figure {
+    Timing timing;
+    std::optional<std::string> wrong; // why verification failed
+};
+
+Figure measure(Device &device, vrb_op_kind kind, const Arrays &arrays, uint64_t bytes, const StreamPlan &plan)
+{
+    const uint64_t lanes = bytes / 4;
+    fill_random(device, *arrays.a, bytes, seed_a); // so a copy that never ran cannot verify
+    vrb_operation op = make_operation(kind, width, bytes / width);
+    op.scalar = scalar;
+    op.dst = {arrays.a->handle(), 0};
+    op.src1 = {arrays.b->handle(), 0};
+    op.src2 = {arrays.c->handle(), 0};
+    Figure f{time_operation(device, op, plan.warmups, plan.reps), std::nullopt};
+    if (kind == VRB_OP_READ) {
+        const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, seed_b, 0, lanes);
+        if (f.timing.output.checksum != want)
+            f.wrong = fmt::format("checksum {:#x}, expected {:#x}", f.timing.output.checksum, want);
+        return f;
+    }
+    const Mismatches m = compare_buffer(*arrays.a, 0, lanes, expect_stream(kind, seed_b, seed_c, scalar));
+    if (m.count)
+        f.wrong = fmt::format("{} of {} lanes wrong; first at byte {:#x}: {:#010x}, expected {:#010x}", m.count, lanes,
+                              m.first * 4, m.first_actual, m.first_expected);
+    return f;
+}
+
+class InteropBandwidthProbe final : public Probe {
+  public:
+    std::string_view id() const override { return "interop.bandwidth"; }
+    std::string_view summary() const override
+    {
+        return "read, copy and triad on memory imported from another API, against the device's own memory";
+    }
+
+    void run(ProbeContext &ctx) const override
+    {
+        std::vector<std::string> skipped;
+        std::vector<interop::Pair> pairs = interop::find_pairs(ctx, skipped);
+        if (pairs.empty()) return ctx.emit(interop::make_no_pair_result(ctx, id(), skipped));
+        const StreamPlan plan = plan_stream(ctx.record, ctx.options);
+        const uint64_t bytes = interop::shareable_bytes(plan.bytes / width * width);
+        const uint32_t own_kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags);
+        ctx.progress("allocating " + format_size(bytes) + " x 3 of the device's own memory", 0);
+        auto own_a = ctx.device.acquire(own_kind, bytes);
+        auto own_b = ctx.device.acquire(own_kind, bytes);
+        auto own_c = ctx.device.acquire(own_kind, bytes);
+        fill_random(ctx.device, *own_b, bytes, seed_b);
+        fill_random(ctx.device, *own_c, bytes, seed_c);
+        const Arrays own{own_a.get(), own_b.get(), own_c.get()};
+
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            interop::Pair &pair = pairs[i];
+            ctx.progress(pair.name, static_cast<double>(i) / pairs.size());
+            std::optional<interop::Shared> a, b, c;
+            std::optional<ProbeResult> refused;
+            try {
+                a.emplace(interop::share(pair, ctx.device, bytes));
+                b.emplace(interop::share(pair, ctx.device, bytes));
+                c.emplace(interop::share(pair, ctx.device, bytes));
+                // The exporter writes the sources: the data crossed the APIs before it is read.
+                fill_random(*pair.exporter, *b->exported, bytes, seed_b);
+                fill_random(*pair.exporter, *c->exported, bytes, seed_c);
+            } catch (const Error &e) {
+                ProbeResult r = interop::make_pair_result(ctx, id(), pair);
+                r.parameters["array_bytes"] = bytes;
+                interop::mark_error(r, e);
+                ctx.emit(std::move(r));
+                continue;
+            }
+            const Arrays imported{a->imported.get(), b->imported.get(), c->imported.get()};
+            for (vrb_op_kind kind : ops) {
+                ProbeResult r = interop::make_pair_result(ctx, id(), pair);
+                r.parameters["operation"] = std::string(op_name(kind));
+                r.parameters["element_bytes"] = width;
+                r.parameters["array_bytes"] = bytes;
+                r.parameters["own_memory_kind"] = ctx.record.kinds.at(own_kind).name;
+                r.parameters["warmups"] = plan.warmups;
+                r.parameters["repetitions"] = plan.reps;
+                r.parameters["size_rule"] = plan.size_rule;
+                r.byte_counting = std::string(counting_rule(kind));
+                const uint64_t moved = bytes_moved(kind, width, bytes / width).total();
+                try {
+                    const Figure theirs = measure(ctx.device, kind, imported, bytes, plan);
+                    const Figure mine = measure(ctx.device, kind, own, bytes, plan);
+                    set_bandwidth(r, theirs.timing, moved, ctx, moved);
+                    const double own_gb =
+                        static_cast<double>(moved) / summarize(mine.timing.seconds).median / bytes_per_gb;
+                    const double imported_gb =
+                        static_cast<double>(moved) / summarize(theirs.timing.seconds).median / bytes_per_gb;
+                    r.extra["own_memory_gb_per_s"] = own_gb;
+                    r.extra["imported_gb_per_s"] = imported_gb;
+                    r.extra["ratio_to_own_memory"] = imported_gb / own_gb;
+                    r.extra["ratio_is"] = "median bandwidth on imported memory / median on the device's own memory";
+                    if (theirs.wrong)
+                        mark_verification_failed(r, "on imported memory: " + *theirs.wrong);
+                    else if (mine.wrong)
+                        mark_verification_failed(r, "on the device's own memory: " + *mine.wrong);
+                    else
+                        r.verification = {Verification::Status::passed,
+                                          "imported and own memory both match the host's arithmetic"};
+                } catch (const Error &e) {
+                    interop::mark_error(r, e);
+                }
+                ctx.emit(std::move(r));
+            }
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Probe> make_interop_bandwidth_probe()
+{
+    return std::make_unique<InteropBandwidthProbe>();
+}
+
+} // namespace vrb

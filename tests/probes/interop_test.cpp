@@ -1,0 +1,175 @@
+// The interop probes on this machine's Vulkan CPU device (Mesa's lavapipe), with the
+// validation layer on and the host module loaded beside it as a partner: vulkan->vulkan
+// through an opaque fd and host->vulkan through a host pointer verify both ways, the
+// bandwidth on imported memory is measured beside the device's own, sync is skipped with
+// its reason, and no probe leaves a file descriptor open.
+#include <vrambench/core/external.hpp>
+#include <vrambench/core/probe.hpp>
+#include <vrambench/core/registry.hpp>
+#include <vrambench/core/runner.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#ifdef VRAMBENCH_VULKAN_MODULE
+
+namespace {
+
+std::size_t open_fds()
+{
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator("/proc/self/fd"))
+        ++n;
+    return n;
+}
+
+class InteropProbes : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        ::setenv("VRAMBENCH_VULKAN_VALIDATION", "1", 1);
+        fds_before = open_fds();
+        entry = vrb::open_backend(VRAMBENCH_VULKAN_MODULE);
+        if (entry.state != vrb::BackendEntry::State::available) GTEST_SKIP() << "vulkan unavailable: " << entry.reason;
+        for (uint32_t i = 0; i < entry.backend->device_count() && index == UINT32_MAX; ++i)
+            if (vrb::describe_device(*entry.backend, nullptr, i).info.type == VRB_DEVICE_CPU) index = i;
+        if (index == UINT32_MAX) GTEST_SKIP() << "no CPU Vulkan device (lavapipe) here";
+        device = entry.backend->open(index);
+        record = vrb::describe_device(*entry.backend, device.get(), index);
+        options.suite = vrb::Suite::quick;
+        options.size = uint64_t(1) << 20;
+        options.repetitions = 3;
+        options.partner_modules = {VRAMBENCH_HOST_MODULE};
+    }
+
+    void TearDown() override
+    {
+        device.reset();
+        entry = {};
+        ::unsetenv("VRAMBENCH_VULKAN_VALIDATION");
+        EXPECT_EQ(open_fds(), fds_before) << "an interop probe left a file descriptor open";
+    }
+
+    std::vector<vrb::ProbeResult> run(std::string_view probe)
+    {
+        std::vector<vrb::ProbeResult> results;
+        vrb::ProbeContext ctx{
+            *device, record, options, [&](vrb::ProbeResult r) { results.push_back(std::move(r)); }, {}};
+        for (const auto &p : vrb::all_probes())
+            if (p->id() == probe) p->run(ctx);
+        return results;
+    }
+
+    static std::map<std::string, const vrb::ProbeResult *> by_pair(const std::vector<vrb::ProbeResult> &results)
+    {
+        std::map<std::string, const vrb::ProbeResult *> pairs;
+        for (const auto &r : results)
+            if (r.parameters.contains("pair")) pairs[r.parameters.at("pair").get<std::string>()] = &r;
+        return pairs;
+    }
+
+    std::size_t fds_before = 0;
+    vrb::BackendEntry entry;
+    uint32_t index = UINT32_MAX;
+    std::unique_ptr<vrb::Device> device;
+    vrb::DeviceRecord record;
+    vrb::ProbeOptions options;
+};
+
+TEST_F(InteropProbes, HandoffVerifiesVulkanToVulkanAndHostToVulkanBothWays)
+{
+    const auto results = run("interop.handoff");
+    const auto pairs = by_pair(results);
+    for (const char *pair : {"vulkan->vulkan", "host->vulkan"}) {
+        ASSERT_TRUE(pairs.count(pair)) << pair << " did not form";
+        const vrb::ProbeResult &r = *pairs.at(pair);
+        EXPECT_EQ(r.status, vrb::ProbeResult::Status::ok) << pair << ": " << r.error.value_or("");
+        EXPECT_EQ(r.verification.status, vrb::Verification::Status::passed) << pair << ": " << r.verification.detail;
+        EXPECT_EQ(r.value, 0.0);
+    }
+    EXPECT_EQ(pairs.at("host->vulkan")->parameters.at("handle"), "host-pointer");
+    EXPECT_EQ(pairs.at("vulkan->vulkan")->parameters.at("handle"), "opaque-fd");
+}
+
+TEST_F(InteropProbes, BandwidthOnImportedMemoryIsMeasuredBesideTheDevicesOwnWithTheirRatio)
+{
+    const auto results = run("interop.bandwidth");
+    std::size_t measured = 0;
+    for (const auto &r : results) {
+        ASSERT_TRUE(r.parameters.contains("pair")) << r.error.value_or("");
+        EXPECT_EQ(r.verification.status, vrb::Verification::Status::passed)
+            << r.parameters.dump() << ": " << r.verification.detail << r.error.value_or("");
+        ASSERT_TRUE(r.value && *r.value > 0);
+        const double ratio = r.extra.at("ratio_to_own_memory").get<double>();
+        EXPECT_GT(ratio, 0);
+        EXPECT_NEAR(ratio,
+                    r.extra.at("imported_gb_per_s").get<double>() / r.extra.at("own_memory_gb_per_s").get<double>(),
+                    1e-9);
+        ++measured;
+    }
+    EXPECT_EQ(measured, 2u * 3u) << "read, copy and triad for each of the two pairs";
+}
+
+TEST_F(InteropProbes, ImportTimesExportImportAndFirstTouchAndVerifiesTheFirstRead)
+{
+    const auto results = run("interop.import");
+    const auto pairs = by_pair(results);
+    ASSERT_EQ(pairs.size(), 2u);
+    for (const auto &[name, r] : pairs) {
+        EXPECT_EQ(r->verification.status, vrb::Verification::Status::passed)
+            << name << ": " << r->verification.detail << r->error.value_or("");
+        EXPECT_EQ(r->metric, "time");
+        ASSERT_TRUE(r->value && *r->value > 0);
+        EXPECT_GE(*r->value, r->extra.at("import_seconds_median").get<double>());
+    }
+}
+
+TEST_F(InteropProbes, SyncIsSkippedWithItsReasonForEveryPair)
+{
+    const auto results = run("interop.sync");
+    ASSERT_EQ(results.size(), 2u);
+    for (const auto &r : results) {
+        EXPECT_EQ(r.status, vrb::ProbeResult::Status::skipped);
+        EXPECT_NE(r.error.value_or("").find("no external semaphore"), std::string::npos) << r.error.value_or("");
+    }
+}
+
+TEST_F(InteropProbes, AHandleOfAnotherCardIsRefusedAndItsFdClosedByTheCaller)
+{
+    auto exporter = entry.backend->open(index);
+    auto exported = vrb::allocate_exportable(*exporter, 0, 1 << 20, VRB_EXTERNAL_OPAQUE_FD);
+    vrb::ExternalHandle handle = vrb::export_buffer(*exported);
+    handle.edit().device_uuid[3] ^= 0x5a;
+    try {
+        vrb::import_buffer(*device, handle);
+        FAIL() << "imported memory of another card";
+    } catch (const vrb::BackendError &e) {
+        EXPECT_EQ(e.status(), VRB_ERROR_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("another card"), std::string::npos) << e.what();
+    }
+    // The handle still owns the fd and closes it: TearDown counts the fds.
+}
+
+TEST_F(InteropProbes, TheHostDeviceImportsNothingAndSaysSo)
+{
+    vrb::BackendEntry host = vrb::open_backend(VRAMBENCH_HOST_MODULE);
+    ASSERT_EQ(host.state, vrb::BackendEntry::State::available) << host.reason;
+    auto host_device = host.backend->open(0);
+    const vrb::DeviceRecord host_record = vrb::describe_device(*host.backend, host_device.get(), 0);
+    std::vector<vrb::ProbeResult> results;
+    vrb::ProbeContext ctx{
+        *host_device, host_record, options, [&](vrb::ProbeResult r) { results.push_back(std::move(r)); }, {}};
+    for (const auto &p : vrb::all_probes())
+        if (p->id() == "interop.handoff") p->run(ctx);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].status, vrb::ProbeResult::Status::skipped);
+    EXPECT_NE(results[0].error.value_or("").find("imports no memory"), std::string::npos) << *results[0].error;
+}
+
+} // namespace
+
+#endif
