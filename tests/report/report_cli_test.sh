@@ -27,8 +27,11 @@ expect_refusal() {
 expect_refusal "no result set" "files is required"
 expect_refusal "a missing file" "$work/missing.json" "$work/missing.json" -o "$work/out.html"
 echo '{"not": "a result set"}' >"$work/other.json"
-expect_refusal "a file that is not a result set" "other.json: does not match schema" "$work/other.json" \
+expect_refusal "a file that is not a result set" "other.json: not a vrambench result set" "$work/other.json" \
     -o "$work/out.html"
+echo '{"schema_version": 1, "devices": "none"}' >"$work/invalid.json"
+expect_refusal "a result set that breaks the schema" "invalid.json: does not match schema v1" "$fixture" \
+    "$work/invalid.json" -o "$work/out.html"
 echo 'not json' >"$work/broken.json"
 expect_refusal "a file that is not JSON" "broken.json" "$work/broken.json" -o "$work/out.html"
 mkdir "$work/folder.html"

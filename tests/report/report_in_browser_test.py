@@ -113,7 +113,12 @@ def main():
                             "--screenshot=" + shot, url)
         if not check(taken.returncode == 0 and os.path.isfile(shot), "the browser takes a screenshot"):
             return
-        from PIL import Image
+        try:
+            from PIL import Image
+        except ImportError:
+            check(False, "PIL checks the screenshot: install Debian's python3-pil (scripts/setup does) for " +
+                  sys.executable)
+            return
         image = Image.open(shot).convert("RGB")
         colours = image.getcolors(maxcolors=1 << 20) or []
         check(image.size == (1280, 2400), "the screenshot has the window's size %s" % (image.size,))

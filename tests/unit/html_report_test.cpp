@@ -209,7 +209,7 @@ TEST(HtmlReport, ReadingRefusesAMissingFileAndOneThatIsNotAResultSet)
 {
     const auto folder = std::filesystem::temp_directory_path() / ("vrb-report-test-" + std::to_string(getpid()));
     std::filesystem::create_directories(folder);
-    std::ofstream(folder / "not-a-set.json") << R"({"hello": "world"})";
+    std::ofstream(folder / "not-a-set.json") << R"({"schema_version": 1, "hello": "world"})";
     try {
         vrb::read_report_inputs({folder / "not-a-set.json"});
         ADD_FAILURE() << "a file that is not a result set was read";

@@ -82,11 +82,12 @@ json curve_section(const Card &card, const std::string &probe, const std::string
             const std::string name = p.value("name", "");
             const double value = p.value("value", 0.0);
             add_row(table, {label, name, bytes_text(p.value("from", 0.0)), bytes_text(p.value("to", 0.0)),
-                            fixed(value, decimals)});
+                            figure_text(value, decimals)});
             if (!shaded)
-                chart["bands"].push_back({{"from", p.value("from", 0.0)},
-                                          {"to", p.value("to", 0.0)},
-                                          {"label", fmt::format("{}: {} {}", name, fixed(value, decimals), unit)}});
+                chart["bands"].push_back(
+                    {{"from", p.value("from", 0.0)},
+                     {"to", p.value("to", 0.0)},
+                     {"label", fmt::format("{}: {} {}", name, figure_text(value, decimals), unit)}});
         }
         if (!plateaus_of(*r).empty() && !shaded) {
             shaded = true;

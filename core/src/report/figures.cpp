@@ -189,6 +189,11 @@ std::string fixed(double value, int decimals)
     return fmt::format("{:.{}f}", value, decimals);
 }
 
+std::string figure_text(double value, int decimals)
+{
+    return std::abs(value) >= 10 || value == 0 ? fixed(value, decimals) : fmt::format("{:.3g}", value);
+}
+
 std::string gbps_text(std::optional<double> value)
 {
     if (!value) return "-";

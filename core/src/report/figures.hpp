@@ -53,6 +53,8 @@ void add_row(json &table, std::vector<std::string> cells);
 json make_section(std::string title);
 
 std::string fixed(double value, int decimals);
+// `decimals` from 10 up; three significant digits below, so small figures do not read 0.0.
+std::string figure_text(double value, int decimals);
 std::string gbps_text(std::optional<double> value);
 std::string bytes_text(std::optional<double> value);
 std::string percent_text(std::optional<double> fraction);
