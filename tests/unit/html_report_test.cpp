@@ -2,6 +2,7 @@
 // how the data is kept from closing its script element).
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/html_report.hpp>
+#include <vrambench/core/result_index.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -243,4 +244,21 @@ TEST(HtmlReport, PageInlinesItsScriptsAndKeepsTheDataInsideItsElement)
     EXPECT_EQ(back["cards"][0]["sections"].size(),
               vrb::report_data({{"gpu.json", set}})["cards"][0]["sections"].size());
     EXPECT_NE(back.dump().find("</script><script>alert(1)</script>"), std::string::npos);
+}
+
+TEST(HtmlReport, IndexPageLinksEachReportRelativeToThePageAndEscapesItsCells)
+{
+    vrb::ResultIndex index;
+    index.rows.push_back(
+        {"card/set.json", {"<b>Card</b> & co", "cuda:0", "pci:1", "24 GiB", "1", "2", "3", "-", "-", "2026-01-01"}});
+    index.refused.push_back({"bad.json", "not JSON: <oops>"});
+    const std::filesystem::path folder = "/published";
+    const std::string beside = vrb::result_index_html(index, folder, folder / "index.html");
+    EXPECT_NE(beside.find("href=\"card/set.html\""), std::string::npos);
+    EXPECT_NE(beside.find("href=\"card/set.json\""), std::string::npos);
+    EXPECT_NE(beside.find("&lt;b&gt;Card&lt;/b&gt; &amp; co"), std::string::npos);
+    EXPECT_EQ(beside.find("<b>Card"), std::string::npos);
+    EXPECT_NE(beside.find("not JSON: &lt;oops&gt;"), std::string::npos);
+    const std::string elsewhere = vrb::result_index_html(index, folder, "/site/pages/index.html");
+    EXPECT_NE(elsewhere.find("href=\"../../published/card/set.html\""), std::string::npos);
 }
