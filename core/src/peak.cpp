@@ -1,4 +1,5 @@
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/peak.hpp>
 
 #include <fmt/format.h>
@@ -75,7 +76,7 @@ std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info, con
     const uint64_t need = VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
     if ((info.known & need) != need || !info.memory_bus_width_bits || !info.memory_clock_khz) return std::nullopt;
     return peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
-                           clock_convention(info.api, memory_of(match)));
+                           clock_convention(module_text(info.api), memory_of(match)));
 }
 
 std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info)
