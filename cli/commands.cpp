@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <unistd.h>
 
 #ifndef VRAMBENCH_VERSION
@@ -30,6 +31,12 @@
 namespace vrb::cli {
 
 namespace {
+
+std::map<const CLI::App *, std::function<int()>> &runners()
+{
+    static std::map<const CLI::App *, std::function<int()>> map;
+    return map;
+}
 
 void add_plugin_option(CLI::App *command, Options &o)
 {
@@ -328,6 +335,7 @@ int cmd_index(const Options &o)
     if (!o.output.empty())
         std::fprintf(stderr, "vrambench: %s: %zu result sets indexed, %zu refused\n", o.output.c_str(),
                      index.result_sets, index.refused.size());
+    if (!o.html.empty()) write_index_html(index, o.file, o.html);
     return index.refused.empty() ? 0 : static_cast<int>(ExitCode::usage);
 }
 
@@ -337,6 +345,11 @@ std::string version_text()
 {
     return fmt::format("vrambench {} (plugin ABI {}.{}, result schema v{})", VRAMBENCH_VERSION, VRB_ABI_VERSION_MAJOR,
                        VRB_ABI_VERSION_MINOR, schema_version);
+}
+
+void set_runner(CLI::App *command, std::function<int()> run)
+{
+    runners()[command] = std::move(run);
 }
 
 void add_commands(CLI::App &app, Options &o)
@@ -401,6 +414,7 @@ void add_commands(CLI::App &app, Options &o)
     auto *index = app.add_subcommand("index", "Write the Markdown index of the result sets in a folder");
     index->add_option("folder", o.file, "The folder of result sets, e.g. results")->required();
     index->add_option("-o,--output", o.output, "Write the index to this file instead of stdout");
+    index->add_option("--html", o.html, "Also write the index as a web page here, and each set's report beside it");
 
     auto *peak = app.add_subcommand("peak", "Theoretical peak bandwidth from a datasheet or a runtime's report");
     peak->add_option("--data-rate-gbps", o.data_rate_gbps, "Per-pin data rate in Gbit/s, as datasheets give it");
@@ -411,11 +425,14 @@ void add_commands(CLI::App &app, Options &o)
     peak->add_option("--memory-type", o.memory_type,
                      "The memory the clock drives (HIP reports HBM3 and HBM3e at a quarter of the pin rate)");
     add_plugin_check_command(app);
+    add_report_command(app);
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)
 {
-    const std::string name = app.get_subcommands().front()->get_name();
+    const CLI::App *command = app.get_subcommands().front();
+    if (const auto runner = runners().find(command); runner != runners().end()) return runner->second();
+    const std::string name = command->get_name();
     if (name == "list") return cmd_list(o);
     if (name == "info") return cmd_info(o);
     if (name == "probes") return cmd_probes();

@@ -1,8 +1,11 @@
 // The subcommands of the vrambench executable and the options they share.
 #pragma once
 
+#include <vrambench/core/result_index.hpp>
+
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,12 +31,20 @@ struct Options {
     // info / validate
     std::string device;
     std::string file;
+    std::string html; // index --html: the web page of the index, the sets' reports beside them
     // peak
     double data_rate_gbps = 0, memory_clock_mhz = 0, bus_bits = 0;
     std::string runtime = "CUDA", memory_type; // which convention a reported clock follows
 };
 
 std::string version_text();
+
+// Subcommands that live in files of their own: add_<name>_command adds the subcommand
+// and, through set_runner, what runs it; dispatch() calls that and returns its code.
+void set_runner(CLI::App *command, std::function<int()> run);
+void add_report_command(CLI::App &app);
+// index --html: the index's web page, and each valid set's report (SET.html) beside it.
+void write_index_html(const ResultIndex &index, const std::string &folder, const std::string &page);
 void add_commands(CLI::App &app, Options &options);
 // Commands in files of their own; each runs from its CLI11 callback.
 void add_plugin_check_command(CLI::App &app); // plugin_check_command.cpp

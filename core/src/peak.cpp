@@ -46,6 +46,7 @@ PeakBandwidth peak_from_clock(double memory_clock_mhz, double bus_bits, const Cl
     require_positive(convention.transfers_per_clock, "the transfers per clock");
     PeakBandwidth p;
     p.gb_per_s = convention.transfers_per_clock * memory_clock_mhz * 1e6 * bus_bits / 8.0 / 1e9;
+    p.transfers_per_clock = convention.transfers_per_clock;
     p.convention = fmt::format("runtime-reported clock: {} MHz; {}, so each pin moves {} x {} Mbit/s; "
                                "peak = {} x clock x {} bits / 8",
                                memory_clock_mhz, convention.text, convention.transfers_per_clock, memory_clock_mhz,
@@ -70,6 +71,19 @@ PeakBandwidth peak_from_data_rate(double gbps_per_pin, double bus_bits)
     return p;
 }
 
+std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info, const CardMatch &match)
+{
+    const uint64_t need = VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
+    if ((info.known & need) != need || !info.memory_bus_width_bits || !info.memory_clock_khz) return std::nullopt;
+    return peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
+                           clock_convention(module_text(info.api), memory_of(match)));
+}
+
+std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info)
+{
+    return runtime_clock_peak(info, match_card(info));
+}
+
 PeakChoice choose_peak(const vrb_device_info &info)
 {
     PeakChoice p;
@@ -77,13 +91,8 @@ PeakChoice choose_peak(const vrb_device_info &info)
     if (m.card) p.card = m.card->name;
     p.partitioned = m.kind == CardMatch::Kind::partitioned;
 
-    std::optional<PeakBandwidth> runtime;
-    const uint64_t need = VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
-    if ((info.known & need) == need && info.memory_bus_width_bits && info.memory_clock_khz) {
-        runtime = peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
-                                  clock_convention(module_text(info.api), memory_of(m)));
-        p.runtime_gb_per_s = runtime->gb_per_s;
-    }
+    const std::optional<PeakBandwidth> runtime = runtime_clock_peak(info, m);
+    if (runtime) p.runtime_gb_per_s = runtime->gb_per_s;
     if (m.kind == CardMatch::Kind::unique) {
         const CardSpec &c = *m.card;
         p.source = "datasheet";

@@ -18,7 +18,8 @@ namespace {
 using nlohmann::json;
 
 struct Row {
-    std::string device, backend, file, cells;
+    std::string device, backend, file;
+    std::vector<std::string> cells;
 };
 
 bool usable(const json &result)
@@ -100,18 +101,25 @@ std::vector<Row> rows_of(const json &set, const std::string &file)
         const std::string memory =
             d["total_memory_bytes"].is_number() ? format_size(d["total_memory_bytes"].get<uint64_t>()) : "unknown";
         const std::string key = d["key"].is_string() ? d["key"].get<std::string>() : id;
-        rows.push_back(
-            {name, d.value("backend", ""), file,
-             fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | [{}]({}) |", cell(name), cell(id),
-                         cell(key), cell(memory), gbps(stream_figure(results, id, "copy")),
+        rows.push_back({name,
+                        d.value("backend", ""),
+                        file,
+                        {name, id, key, memory, gbps(stream_figure(results, id, "copy")),
                          gbps(stream_figure(results, id, "triad")), gbps(stream_figure(results, id, "read")),
-                         cell(chase_figure(results, id)), cell(max_alloc_figure(results, id)),
-                         cell(fmt::format("{}, {}, {}", date, run.value("suite", ""), build)), cell(file), file)});
+                         chase_figure(results, id), max_alloc_figure(results, id),
+                         fmt::format("{}, {}, {}", date, run.value("suite", ""), build)}});
     }
     return rows;
 }
 
 } // namespace
+
+const std::vector<std::string> &result_index_columns()
+{
+    static const std::vector<std::string> columns{
+        "device", "id", "card", "memory", "copy", "triad", "read", "memory latency", "largest allocation", "measured"};
+    return columns;
+}
 
 ResultIndex index_result_sets(const std::filesystem::path &folder)
 {
@@ -145,6 +153,7 @@ ResultIndex index_result_sets(const std::filesystem::path &folder)
             auto found = rows_of(set, relative.generic_string());
             rows.insert(rows.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
             ++index.result_sets;
+            index.sets.push_back(relative);
         } catch (const UsageError &e) {
             // The reader names the file it was given; the index names it relative to the folder.
             std::string reason = e.what();
@@ -167,8 +176,13 @@ ResultIndex index_result_sets(const std::filesystem::path &folder)
     md += "| device | id | card | memory | copy | triad | read | memory latency | largest allocation | measured "
           "| file |\n";
     md += "|---|---|---|---|--:|--:|--:|---|---|---|---|\n";
-    for (const Row &row : rows)
-        md += row.cells + "\n";
+    for (const Row &row : rows) {
+        md += "|";
+        for (const std::string &c : row.cells)
+            md += " " + cell(c) + " |";
+        md += fmt::format(" [{}]({}) |\n", cell(row.file), row.file);
+        index.rows.push_back({row.file, row.cells});
+    }
     if (rows.empty()) md += "\nNo result sets yet.\n";
     if (!index.refused.empty()) {
         md += "\n## Refused\n\nThese files are not valid result sets and are left out of the table:\n\n";

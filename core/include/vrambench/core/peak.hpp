@@ -22,8 +22,9 @@
 namespace vrb {
 
 struct PeakBandwidth {
-    double gb_per_s = 0;    // 1e9 bytes per second
-    std::string convention; // how the inputs were read, said to the user
+    double gb_per_s = 0;            // 1e9 bytes per second
+    std::string convention;         // how the inputs were read, said to the user
+    double transfers_per_clock = 0; // from a clock: the convention's factor; 0 from a data rate
 };
 
 // Transfers per pin per cycle of the clock a runtime reports.
@@ -39,6 +40,12 @@ PeakBandwidth peak_from_clock(double memory_clock_mhz, double bus_bits, const Cl
 // The half-data-rate convention (CUDA, and HIP on GDDR and HBM2e).
 PeakBandwidth peak_from_reported_clock(double memory_clock_mhz, double bus_bits);
 PeakBandwidth peak_from_data_rate(double gbps_per_pin, double bus_bits);
+
+// The peak worked from the bus width and memory clock the runtime reports, read by the
+// convention of its runtime and of the memory the device table says the card carries;
+// none when either is unknown.
+std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info, const CardMatch &match);
+std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info);
 
 // The peak a device's figures are set against, and where it came from.
 struct PeakChoice {

@@ -1,0 +1,20 @@
+// The report's three builders: each card's own sections, the views that overlay the
+// cards, and the table that sets device memory against host RAM.
+#pragma once
+
+#include "figures.hpp"
+
+namespace vrb::report {
+
+struct Card {
+    const json *set = nullptr;    // the result set the device was measured in
+    const json *device = nullptr; // its description in that set
+    std::string id;               // "cuda:0"
+    std::string label;            // the device's name and id, and the set's name when there are several
+};
+
+json card_sections(const Card &card);
+json overlay_sections(const std::vector<Card> &cards);
+json vram_against_ram(const std::vector<Card> &cards);
+
+} // namespace vrb::report
