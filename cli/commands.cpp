@@ -9,6 +9,7 @@
 #include <vrambench/core/runner.hpp>
 #include <vrambench/core/schema.hpp>
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/core/version.hpp>
 #include <vrambench/core/worker.hpp>
 
 #include <fmt/format.h>
@@ -18,15 +19,18 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <unistd.h>
-
-#ifndef VRAMBENCH_VERSION
-#define VRAMBENCH_VERSION "0.0.0"
-#endif
 
 namespace vrb::cli {
 
 namespace {
+
+std::map<const CLI::App *, std::function<int()>> &runners()
+{
+    static std::map<const CLI::App *, std::function<int()>> map;
+    return map;
+}
 
 void add_plugin_option(CLI::App *command, Options &o)
 {
@@ -109,7 +113,8 @@ DiscoveryOptions discovery_options(const Options &o)
 
 int cmd_list(const Options &o)
 {
-    write_stdout(describe_backends(describe_backends_in_workers(discovery_options(o), o.timeout)));
+    const nlohmann::json backends = describe_backends_in_workers(discovery_options(o), o.timeout);
+    write_stdout(o.format == "json" ? backends.dump(2) + "\n" : describe_backends(backends));
     return 0;
 }
 
@@ -315,14 +320,20 @@ int cmd_index(const Options &o)
 
 std::string version_text()
 {
-    return fmt::format("vrambench {} (plugin ABI {}.{}, result schema v{})", VRAMBENCH_VERSION, VRB_ABI_VERSION_MAJOR,
-                       VRB_ABI_VERSION_MINOR, schema_version);
+    return fmt::format("vrambench {} (commit {}, plugin ABI {}.{}, result schema v{})", tool_version(),
+                       tool_git_commit(), VRB_ABI_VERSION_MAJOR, VRB_ABI_VERSION_MINOR, schema_version);
+}
+
+void set_runner(CLI::App *command, std::function<int()> run)
+{
+    runners()[command] = std::move(run);
 }
 
 void add_commands(CLI::App &app, Options &o)
 {
     auto *list =
         app.add_subcommand("list", "List backends, their devices and memory kinds, and why any is unavailable");
+    list->add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}));
     add_plugin_option(list, o);
 
     auto *info = app.add_subcommand("info", "Describe one device in full");
@@ -384,11 +395,15 @@ void add_commands(CLI::App &app, Options &o)
         ->check(CLI::IsMember({"CUDA", "HIP"}));
     peak->add_option("--memory-type", o.memory_type,
                      "The memory the clock drives (HIP reports HBM3 and HBM3e at a quarter of the pin rate)");
+    add_compare_command(app);
+    add_export_command(app);
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)
 {
-    const std::string name = app.get_subcommands().front()->get_name();
+    const CLI::App *command = app.get_subcommands().front();
+    if (const auto runner = runners().find(command); runner != runners().end()) return runner->second();
+    const std::string name = command->get_name();
     if (name == "list") return cmd_list(o);
     if (name == "info") return cmd_info(o);
     if (name == "probes") return cmd_probes();

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct Options {
 };
 
 std::string version_text();
+
+// Subcommands that live in files of their own: add_<name>_command adds the subcommand
+// and, through set_runner, what runs it; dispatch() calls that and returns its code.
+void set_runner(CLI::App *command, std::function<int()> run);
+void add_compare_command(CLI::App &app);
+void add_export_command(CLI::App &app);
 void add_commands(CLI::App &app, Options &options);
 // Runs the parsed subcommand; returns the process exit code.
 int dispatch(const CLI::App &app, const Options &options, int argc, char **argv);
