@@ -42,7 +42,8 @@ Values values_of(const ComparedFigure &f)
 
 std::string figure_label(const ComparedFigure &f)
 {
-    if (f.kind != ComparedFigure::Kind::result) return "  at " + f.point;
+    if (f.kind == ComparedFigure::Kind::point) return "  at " + f.point;
+    if (f.kind == ComparedFigure::Kind::plateau) return "  " + f.point;
     const std::string devices =
         f.base_device == f.other_device ? f.base_device : f.base_device + " / " + f.other_device;
     return fmt::format("{} {} on {}", f.probe, f.parameters_text, devices);

@@ -86,7 +86,7 @@ std::string curve_text(const nlohmann::json &curve, const ReadableScale &scale)
 
 std::string table_header()
 {
-    return fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", "probe", "device", "parameters", "value",
+    return fmt::format("{:<22} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", "probe", "device", "parameters", "value",
                        "unit", "cv%", "verified", "status");
 }
 
@@ -99,7 +99,7 @@ std::string table_row(const ProbeResult &r)
     std::string status(to_string(r.status));
     if (r.error) status += ": " + *r.error;
     std::string row =
-        fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
+        fmt::format("{:<22} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
                     parameter_text(r.parameters), value, scale.unit, cv, to_string(r.verification.status), status);
     if (r.extra.is_object() && r.extra.contains("curve")) row += curve_text(r.extra["curve"], scale);
     return row;
@@ -211,7 +211,8 @@ std::string describe_device_text(const nlohmann::json &d)
         line(fmt::format("memory kind {}", k["index"].dump()),
              fmt::format("{} ({})", k["name"].get<std::string>(),
                          fmt::join(k["flags"].get<std::vector<std::string>>(), ", ")));
-    for (const auto &[key, value] : d.value("properties", json::object()).items())
+    const json properties = d.value("properties", json::object());
+    for (const auto &[key, value] : properties.items())
         line(key, text(value));
     for (const auto &[key, value] : unknown.items())
         if (!explained.contains(key)) line(key, "unknown: " + text(value));
