@@ -178,3 +178,40 @@ TEST(Compare, EveryFormatStatesTheTestAndKeepsTheRowsOfOneFile)
     EXPECT_EQ(j["test"]["name"], "two-sided Mann-Whitney U");
     EXPECT_EQ(j["comparisons"][0]["figures"].size(), c[0].figures.size());
 }
+
+TEST(Compare, AFigureThatFailedOnOneSideHasNoRatioAndCannotTripTheGate)
+{
+    auto other = fixture("node-b.json");
+    for (auto &r : other["results"])
+        if (r["device"] == "cuda:1") {
+            r["value"] = nullptr;
+            r["status"] = "failed";
+            r["error"] = "the device was lost";
+        }
+    const std::vector<Comparison> c{
+        vrb::compare_result_sets(fixture("node-a.json"), "a", other, "b", DeviceMatch::model)};
+    const ComparedFigure *lost = find(c[0], "cuda:1", "bandwidth.stream", "read");
+    ASSERT_TRUE(lost);
+    EXPECT_FALSE(lost->ratio);
+    EXPECT_NE(vrb::compare_text(c).find("no figure"), std::string::npos);
+    for (const ComparedFigure *f : vrb::figures_below(c, 0.95))
+        EXPECT_NE(f->base_device, "cuda:1");
+}
+
+TEST(Compare, OneCardSeenThroughTwoApisPairsWithTheSameApiFirst)
+{
+    // The base measured node a's first card through CUDA and Vulkan; the other file
+    // only through Vulkan: Vulkan pairs with Vulkan, CUDA's figures are only in the base.
+    auto base = fixture("node-a.json");
+    const auto vulkan = fixture("node-a-vulkan.json");
+    base["devices"].push_back(vulkan["devices"][0]);
+    base["results"].push_back(vulkan["results"][0]);
+    const Comparison c = vrb::compare_result_sets(base, "a", vulkan, "v", DeviceMatch::card);
+    ASSERT_EQ(c.devices.size(), 1u);
+    EXPECT_EQ(c.devices[0].base_id, "vulkan:0");
+    EXPECT_EQ(c.devices[0].other_id, "vulkan:0");
+    EXPECT_TRUE(listed(c.only_in_base, "device cuda:0"));
+    const ComparedFigure *read = find(c, "vulkan:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_DOUBLE_EQ(*read->ratio, 1.0);
+}
