@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <vrambench/core/backend.hpp>
+#include <vrambench/core/output_file.hpp>
 #include <vrambench/core/peak.hpp>
 #include <vrambench/core/plan.hpp>
 #include <vrambench/core/registry.hpp>
@@ -16,8 +17,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <unistd.h>
@@ -88,19 +91,24 @@ Estimator parse_estimator(const std::string &s)
     return Estimator::median;
 }
 
-// Refuse an output path that cannot be written before spending minutes measuring.
+// Refuse an output path that cannot be written before spending minutes measuring: the
+// journal goes beside the path as given, the temporary file beside the file a link names.
 void check_output_path(const std::string &output)
 {
     if (output.empty()) return;
     const std::filesystem::path path(output);
-    const auto folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    const std::filesystem::path destination = output_destination(path);
     std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec))
-        throw UsageError(fmt::format("cannot write {}: folder {} does not exist", output, folder.string()));
-    if (std::filesystem::is_directory(path, ec))
+    if (std::filesystem::is_directory(destination, ec))
         throw UsageError(fmt::format("cannot write {}: it is a directory", output));
-    if (access(folder.c_str(), W_OK) != 0)
-        throw UsageError(fmt::format("cannot write {}: folder {} is not writable", output, folder.string()));
+    for (const auto &file : {path, destination}) {
+        const auto folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+        if (!std::filesystem::is_directory(folder, ec))
+            throw UsageError(fmt::format("cannot write {}: folder {} does not exist", output, folder.string()));
+        if (access(folder.c_str(), W_OK) != 0)
+            throw UsageError(fmt::format("cannot write {}: folder {} is not writable ({})", output, folder.string(),
+                                         std::strerror(errno)));
+    }
 }
 
 DiscoveryOptions discovery_options(const Options &o)
@@ -246,6 +254,7 @@ int cmd_run(const Options &o, int argc, char **argv)
     request.discovery = discovery_options(o);
     request.timeout_seconds = o.timeout;
     if (o.max_seconds > 0) request.max_seconds = o.max_seconds;
+    request.fail_on_suspect = o.fail_on_suspect;
     if (o.plan) {
         if (o.format == "csv") throw UsageError("--plan prints a table or JSON (--format table or json), not CSV");
         if (!o.output.empty()) throw UsageError("--plan measures nothing, so there is no result set for --output");
@@ -285,13 +294,23 @@ int cmd_run(const Options &o, int argc, char **argv)
     if (o.format == "json") write_stdout(json);
     if (o.format == "csv") write_stdout(csv_header() + csv_rows(outcome.document));
     if (!o.output.empty()) {
-        write_file_atomically(o.output, json);
+        try {
+            write_file_atomically(o.output, json);
+        } catch (const Error &e) {
+            // Measured but not written: the run failed, and the journal is what is left of it.
+            throw RunError(fmt::format("{}; the {} results of this run are kept in {}", e.what(),
+                                       outcome.document["results"].size(), request.journal.string()));
+        }
         std::filesystem::remove(request.journal); // the result set now holds everything it held
     }
     if (outcome.exit == ExitCode::interrupted)
         std::fprintf(stderr, "vrambench: interrupted: the %zu results that finished are kept%s\n",
                      outcome.document["results"].size(), o.output.empty() ? "" : (" in " + o.output).c_str());
-    if (outcome.exit == ExitCode::verification)
+    if (outcome.suspect_results > 0)
+        std::fprintf(stderr, "vrambench: %zu figure%s above the device's peak (status suspect)%s\n",
+                     outcome.suspect_results, outcome.suspect_results == 1 ? " is" : "s are",
+                     o.fail_on_suspect ? "; --fail-on-suspect makes that a failure" : "");
+    if (outcome.exit == ExitCode::verification && outcome.document["run"]["status"] == "verification-failed")
         std::fprintf(stderr, "vrambench: a result failed verification: its figure is not to be trusted\n");
     else if (outcome.exit == ExitCode::run_failed)
         std::fprintf(stderr, "vrambench: some measurements failed (see the status column)\n");
@@ -361,6 +380,9 @@ void add_commands(CLI::App &app, Options &o)
                   "Print every probe's sizes, the rule that chose them, the peak and an estimated duration; "
                   "measure nothing");
     run->add_option("-o,--output", o.output, "Also write the result set (JSON) to this file");
+    run->add_flag("--fail-on-suspect", o.fail_on_suspect,
+                  "Exit 4 when a figure is suspect (above the device's peak past its cache), as for a failed "
+                  "verification");
     run->add_option("--format", o.format, "What stdout carries: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
     add_plugin_option(run, o);

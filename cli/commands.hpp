@@ -22,9 +22,10 @@ struct Options {
     std::string worker_mode;
     std::string format = "table";
     std::string estimator = "median";
-    std::string memory_limit; // "8G" or "50%"; parsed by vrb::parse_memory_limit
-    std::string llc;          // --llc SIZE; parsed by vrb::parse_size
-    bool plan = false;        // --plan: print what would run, measure nothing
+    std::string memory_limit;     // "8G" or "50%"; parsed by vrb::parse_memory_limit
+    std::string llc;              // --llc SIZE; parsed by vrb::parse_size
+    bool plan = false;            // --plan: print what would run, measure nothing
+    bool fail_on_suspect = false; // --fail-on-suspect: exit 4 when a figure is suspect
     // info / validate
     std::string device;
     std::string file;

@@ -1,9 +1,11 @@
 #include <vrambench/core/backend.hpp>
+#include <vrambench/core/module_text.hpp>
 
 #include <fmt/format.h>
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <dlfcn.h>
 
 namespace vrb {
@@ -42,6 +44,30 @@ int module_open_flags()
 #else
     return RTLD_NOW | RTLD_LOCAL;
 #endif
+}
+
+// A name as it can be printed whatever bytes it holds.
+std::string printable(std::string_view text)
+{
+    std::string out;
+    for (const char c : text)
+        out += c >= 0x20 && c < 0x7f ? std::string(1, c)
+                                     : fmt::format("\\x{:02x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// plugin.h: lower case, [a-z0-9_-]. The name becomes part of device ids, file names
+// and table columns, so nothing else (a slash, a space, "..") may reach them.
+std::string checked_name(const std::filesystem::path &file, const char *name)
+{
+    const std::string_view text = name ? std::string_view(name, strnlen(name, max_module_name_bytes + 1)) : "";
+    if (!text.empty() && text.size() <= max_module_name_bytes &&
+        text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") == std::string_view::npos)
+        return std::string(text);
+    throw LoadError(fmt::format("{}: backend name '{}{}' refused: a name is 1 to {} characters of a-z, 0-9, '_' "
+                                "and '-' (plugin.h)",
+                                file.string(), printable(text.substr(0, max_module_name_bytes)),
+                                text.size() > max_module_name_bytes ? "..." : "", max_module_name_bytes));
 }
 
 } // namespace
@@ -105,15 +131,15 @@ std::shared_ptr<Module> Module::load(const std::filesystem::path &file)
     negotiation.struct_size = sizeof negotiation;
     negotiation.host_version = VRB_ABI_VERSION;
     const vrb_status status = entry(&negotiation);
-    negotiation.message[sizeof negotiation.message - 1] = '\0';
+    const std::string said = module_string(negotiation.message);
     const uint32_t v = negotiation.module_version;
     if (status == VRB_ERROR_VERSION || (status == VRB_OK && VRB_VERSION_MAJOR(v) != VRB_ABI_VERSION_MAJOR))
         throw LoadError(fmt::format("{}: ABI version refused: the module speaks {}.{}, this vrambench speaks {}.{}{}{}",
                                     file.string(), VRB_VERSION_MAJOR(v), VRB_VERSION_MINOR(v), VRB_ABI_VERSION_MAJOR,
-                                    VRB_ABI_VERSION_MINOR, negotiation.message[0] ? ": " : "", negotiation.message));
+                                    VRB_ABI_VERSION_MINOR, said.empty() ? "" : ": ", said));
     if (status != VRB_OK)
-        throw LoadError(fmt::format("{}: entry failed ({}){}{}", file.string(), to_string(status),
-                                    negotiation.message[0] ? ": " : "", negotiation.message));
+        throw LoadError(
+            fmt::format("{}: entry failed ({}){}{}", file.string(), to_string(status), said.empty() ? "" : ": ", said));
     const vrb_plugin_table *table = negotiation.table;
     if (!table) throw LoadError(fmt::format("{}: entry returned no function table", file.string()));
     if (table->struct_size < offsetof(vrb_plugin_table, run) + sizeof table->run)
@@ -124,6 +150,7 @@ std::shared_ptr<Module> Module::load(const std::filesystem::path &file)
         !table->memory_kind_describe || !table->buffer_alloc || !table->buffer_free || !table->buffer_upload ||
         !table->buffer_download || !table->run)
         throw LoadError(fmt::format("{}: function table lacks a required call", file.string()));
+    module->name_ = checked_name(file, table->name);
     module->table_ = table;
     module->version_ = v;
     return module;
@@ -136,7 +163,7 @@ Module::~Module()
 
 std::string Module::name() const
 {
-    return table_->name;
+    return name_;
 }
 
 void Module::check(vrb_status status, std::string_view call) const
@@ -144,6 +171,23 @@ void Module::check(vrb_status status, std::string_view call) const
     if (status == VRB_OK) return;
     throw BackendError(status,
                        fmt::format("{} {} failed ({}): {}", name(), call, to_string(status), message_of(*this)));
+}
+
+void Module::check_handle(const void *handle, std::string_view call) const
+{
+    if (handle) return;
+    throw BackendError(
+        VRB_ERROR_INTERNAL,
+        fmt::format("{} {} answered ok but handed back nothing: refused as a broken module", name(), call));
+}
+
+void Module::check_count(uint64_t count, uint64_t most, std::string_view what, std::string_view call) const
+{
+    if (count <= most) return;
+    throw BackendError(
+        VRB_ERROR_INTERNAL,
+        fmt::format("{} {} answered {} {}, more than the {} vrambench accepts: refused as a broken module", name(),
+                    call, count, what, most));
 }
 
 // ---------------------------------------------------------------- Backend
@@ -157,6 +201,9 @@ std::shared_ptr<Backend> Backend::create(std::shared_ptr<Module> module, const v
     if (status != VRB_OK)
         throw LoadError(fmt::format("{}: init failed ({}): {}", backend->module_->file().string(), to_string(status),
                                     message_of(*backend->module_)));
+    if (!backend->context_)
+        throw LoadError(fmt::format("{}: init answered ok but handed back no context: refused as a broken module",
+                                    backend->module_->file().string()));
     return backend;
 }
 
@@ -169,6 +216,7 @@ uint32_t Backend::device_count() const
 {
     uint32_t n = 0;
     module_->check(module_->table().device_count(context_, &n), "device_count");
+    module_->check_count(n, max_devices, "devices", "device_count");
     return n;
 }
 
@@ -178,6 +226,9 @@ vrb_device_info Backend::describe(uint32_t index) const
     info.struct_size = sizeof info;
     module_->check(module_->table().device_describe(context_, index, &info), "device_describe");
     info.struct_size = sizeof info;
+    module_->check_count(info.cache_count, VRB_MAX_CACHES, "caches", "device_describe");
+    module_->check_count(info.heap_count, VRB_MAX_HEAPS, "heaps", "device_describe");
+    module_->check_count(info.property_count, VRB_MAX_PROPERTIES, "properties", "device_describe");
     return info;
 }
 
@@ -185,6 +236,7 @@ std::unique_ptr<Device> Backend::open(uint32_t index) const
 {
     vrb_device *handle = nullptr;
     module_->check(module_->table().device_open(context_, index, &handle), "device_open");
+    module_->check_handle(handle, "device_open");
     return std::make_unique<Device>(shared_from_this(), handle, index);
 }
 
@@ -211,11 +263,11 @@ std::vector<vrb_memory_kind_info> Device::memory_kinds() const
 {
     uint32_t n = 0;
     module_->check(module_->table().memory_kind_count(handle_, &n), "memory_kind_count");
+    module_->check_count(n, max_memory_kinds, "memory kinds", "memory_kind_count");
     std::vector<vrb_memory_kind_info> kinds(n);
     for (uint32_t i = 0; i < n; ++i) {
         kinds[i].struct_size = sizeof(vrb_memory_kind_info);
         module_->check(module_->table().memory_kind_describe(handle_, i, &kinds[i]), "memory_kind_describe");
-        kinds[i].name[sizeof kinds[i].name - 1] = '\0';
     }
     return kinds;
 }
@@ -238,6 +290,7 @@ std::unique_ptr<Buffer> Device::allocate(uint32_t kind, uint64_t bytes)
     pool_->release_idle();
     vrb_buffer *handle = nullptr;
     module_->check(module_->table().buffer_alloc(handle_, kind, bytes, &handle), "buffer_alloc");
+    module_->check_handle(handle, "buffer_alloc");
     return std::make_unique<Buffer>(module_, handle, bytes, kind);
 }
 

@@ -50,6 +50,7 @@ vrb_buffer *BufferPool::allocate(uint32_t kind, uint64_t bytes)
         status = module_->table().buffer_alloc(device_, kind, bytes, &handle);
     }
     module_->check(status, "buffer_alloc");
+    module_->check_handle(handle, "buffer_alloc");
     ++created_;
     return handle;
 }

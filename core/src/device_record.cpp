@@ -1,23 +1,17 @@
 #include <vrambench/core/device_record.hpp>
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/peak.hpp>
 #include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 
 namespace vrb {
 
 namespace {
-
-// A module's fixed-size text up to its NUL or the field's end, whichever comes first.
-template <std::size_t N> std::string_view bounded(const char (&text)[N])
-{
-    return {text, strnlen(text, N)};
-}
 
 const char *type_name(uint32_t type)
 {
@@ -64,7 +58,8 @@ std::string uuid_text(const uint8_t (&u)[16])
 
 std::string DeviceRecord::key() const
 {
-    if ((info.known & VRB_KNOWN_PCI_ADDRESS) && info.pci_address[0]) return fmt::format("pci:{}", info.pci_address);
+    if ((info.known & VRB_KNOWN_PCI_ADDRESS) && info.pci_address[0])
+        return fmt::format("pci:{}", module_text(info.pci_address));
     if (info.known & VRB_KNOWN_UUID) return "uuid:" + uuid_text(info.uuid);
     return id;
 }
@@ -75,7 +70,7 @@ uint64_t DeviceRecord::reported_last_level_cache_bytes() const
     uint32_t level = 0;
     for (uint32_t i = 0; i < std::min<uint32_t>(info.cache_count, VRB_MAX_CACHES); ++i) {
         const auto &c = info.caches[i];
-        if (std::string_view(c.kind) == "instruction") continue;
+        if (module_text(c.kind) == "instruction") continue;
         if (c.level > level || (c.level == level && c.bytes > best)) {
             level = c.level;
             best = c.bytes;
@@ -106,11 +101,12 @@ LastLevelCache DeviceRecord::last_level_cache() const
     if (reported) {
         // A module that describes caches its API does not report says where they came from.
         for (uint32_t i = 0; i < std::min<uint32_t>(info.property_count, VRB_MAX_PROPERTIES); ++i)
-            if (bounded(info.properties[i].key) == "cache_source" && bounded(info.api) != "host")
+            if (module_text(info.properties[i].key) == "cache_source" && module_text(info.api) != "host")
                 return {reported, "api",
                         fmt::format("the {} cache the {} module describes: {}", format_size(reported),
-                                    bounded(info.api), bounded(info.properties[i].value))};
-        return {reported, "api", fmt::format("the {} cache the {} API reports", format_size(reported), info.api)};
+                                    module_text(info.api), module_text(info.properties[i].value))};
+        return {reported, "api",
+                fmt::format("the {} cache the {} API reports", format_size(reported), module_text(info.api))};
     }
     return {0, "none", "the API reports no cache sizes and the device table does not know the device"};
 }
@@ -137,7 +133,8 @@ nlohmann::json to_json(const DeviceRecord &d)
     if (i.known & (VRB_KNOWN_PCI_IDS | VRB_KNOWN_PCI_ADDRESS)) {
         pci = {{"vendor_id", (i.known & VRB_KNOWN_PCI_IDS) ? nlohmann::json(i.pci_vendor_id) : nlohmann::json()},
                {"device_id", (i.known & VRB_KNOWN_PCI_IDS) ? nlohmann::json(i.pci_device_id) : nlohmann::json()},
-               {"address", (i.known & VRB_KNOWN_PCI_ADDRESS) ? nlohmann::json(i.pci_address) : nlohmann::json()}};
+               {"address",
+                (i.known & VRB_KNOWN_PCI_ADDRESS) ? nlohmann::json(module_string(i.pci_address)) : nlohmann::json()}};
     } else {
         unknown["pci"] = i.type == VRB_DEVICE_CPU ? "a CPU is not a PCI device" : because;
     }
@@ -146,7 +143,7 @@ nlohmann::json to_json(const DeviceRecord &d)
     for (uint32_t c = 0; c < std::min<uint32_t>(i.cache_count, VRB_MAX_CACHES); ++c)
         caches.push_back(
             {{"level", i.caches[c].level},
-             {"kind", i.caches[c].kind},
+             {"kind", module_string(i.caches[c].kind)},
              {"bytes", i.caches[c].bytes},
              {"shared_by", i.caches[c].shared_by ? nlohmann::json(i.caches[c].shared_by) : nlohmann::json()}});
     nlohmann::json heaps = nlohmann::json::array();
@@ -160,7 +157,7 @@ nlohmann::json to_json(const DeviceRecord &d)
     for (std::size_t k = 0; k < d.kinds.size(); ++k) {
         const auto &m = d.kinds[k];
         nlohmann::json kind = {{"index", k},
-                               {"name", m.name},
+                               {"name", module_string(m.name)},
                                {"flags", memory_flag_names(m.flags)},
                                {"heap", m.heap_index < i.heap_count ? nlohmann::json(m.heap_index) : nlohmann::json()}};
         kind["max_allocation_bytes"] =
@@ -169,7 +166,7 @@ nlohmann::json to_json(const DeviceRecord &d)
     }
     nlohmann::json properties = nlohmann::json::object();
     for (uint32_t p = 0; p < std::min<uint32_t>(i.property_count, VRB_MAX_PROPERTIES); ++p)
-        properties[i.properties[p].key] = i.properties[p].value;
+        properties[module_string(i.properties[p].key)] = module_string(i.properties[p].value);
 
     nlohmann::json j = {
         {"id", d.id},
@@ -177,11 +174,11 @@ nlohmann::json to_json(const DeviceRecord &d)
         {"index", d.index},
         {"key", d.key()},
         {"type", type_name(i.type)},
-        {"name", i.name},
-        {"vendor", i.vendor},
-        {"api", i.api},
-        {"api_version", known_or_null(VRB_KNOWN_API_VERSION, "api_version", std::string(i.api_version))},
-        {"driver_version", known_or_null(VRB_KNOWN_DRIVER_VERSION, "driver_version", std::string(i.driver_version))},
+        {"name", module_string(i.name)},
+        {"vendor", module_string(i.vendor)},
+        {"api", module_string(i.api)},
+        {"api_version", known_or_null(VRB_KNOWN_API_VERSION, "api_version", module_string(i.api_version))},
+        {"driver_version", known_or_null(VRB_KNOWN_DRIVER_VERSION, "driver_version", module_string(i.driver_version))},
         {"pci", pci},
         {"uuid", known_or_null(VRB_KNOWN_UUID, "uuid", uuid_text(i.uuid))},
         {"total_memory_bytes", known_or_null(VRB_KNOWN_TOTAL_MEMORY, "total_memory_bytes", i.total_memory_bytes)},
@@ -214,11 +211,17 @@ namespace vrb {
 
 namespace {
 
+// As a module fills the field: the whole array may be text, without a NUL (module_text.hpp).
+template <std::size_t N> void fill_text(char (&out)[N], std::string_view text)
+{
+    std::memset(out, 0, N);
+    std::memcpy(out, text.data(), std::min(text.size(), N));
+}
+
 template <std::size_t N> void copy_text(char (&out)[N], const nlohmann::json &j, const char *field)
 {
     const nlohmann::json v = j.value(field, nlohmann::json());
-    const std::string text = v.is_string() ? v.get<std::string>() : std::string();
-    std::snprintf(out, N, "%s", text.c_str());
+    fill_text(out, v.is_string() ? v.get<std::string>() : std::string());
 }
 
 // A count the description holds, or nothing when it is null (unknown).
@@ -329,8 +332,8 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
     for (const auto &[key, value] : properties.items()) {
         if (i.property_count >= VRB_MAX_PROPERTIES || !value.is_string()) continue;
         vrb_property &p = i.properties[i.property_count++];
-        std::snprintf(p.key, sizeof p.key, "%s", key.c_str());
-        std::snprintf(p.value, sizeof p.value, "%s", value.get<std::string>().c_str());
+        fill_text(p.key, key);
+        fill_text(p.value, value.get<std::string>());
     }
     return d;
 }

@@ -1,4 +1,5 @@
 #include <vrambench/core/device_table.hpp>
+#include <vrambench/core/module_text.hpp>
 
 #include <fmt/format.h>
 
@@ -130,7 +131,7 @@ CardMatch match_card(const vrb_device_info &info)
     // A slice of a card that can be split: fewer compute units or less memory than it.
     for (const CardSpec *c : same_id) {
         if (!c->partitionable) continue;
-        const bool mig = std::string_view(info.name).find("MIG") != std::string_view::npos;
+        const bool mig = module_text(info.name).find("MIG") != std::string_view::npos;
         const bool fewer_units = has_units && c->compute_units && info.compute_units < c->compute_units;
         const bool less_memory = has_memory && gib < c->memory_gib * memory_below;
         if (mig || fewer_units || less_memory) {

@@ -1,4 +1,5 @@
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/peak.hpp>
 
 #include <fmt/format.h>
@@ -80,7 +81,7 @@ PeakChoice choose_peak(const vrb_device_info &info)
     const uint64_t need = VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
     if ((info.known & need) == need && info.memory_bus_width_bits && info.memory_clock_khz) {
         runtime = peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
-                                  clock_convention(info.api, memory_of(m)));
+                                  clock_convention(module_text(info.api), memory_of(m)));
         p.runtime_gb_per_s = runtime->gb_per_s;
     }
     if (m.kind == CardMatch::Kind::unique) {

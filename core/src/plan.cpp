@@ -1,3 +1,4 @@
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/plan.hpp>
 #include <vrambench/core/probe.hpp>
 #include <vrambench/core/sizes.hpp>
@@ -43,7 +44,7 @@ DevicePlan plan_device(const DeviceRecord &device, std::span<const Probe *const>
 {
     DevicePlan plan;
     plan.device = device.id;
-    plan.name = device.info.name;
+    plan.name = module_string(device.info.name);
     plan.last_level_cache = device.last_level_cache();
     plan.peak = device.peak();
     plan.throughput = assumed_throughput(device);

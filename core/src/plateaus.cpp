@@ -1,3 +1,4 @@
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/plateaus.hpp>
 
 #include <fmt/format.h>
@@ -130,7 +131,7 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
     const uint32_t units = (info.known & VRB_KNOWN_COMPUTE_UNITS) && info.compute_units ? info.compute_units : 1;
     for (uint32_t i = 0; i < info.cache_count && i < VRB_MAX_CACHES; ++i) {
         const vrb_cache_info &c = info.caches[i];
-        if (std::string_view(c.kind) == "instruction" || c.bytes == 0) continue;
+        if (module_text(c.kind) == "instruction" || c.bytes == 0) continue;
         CacheReach r{c.level, c.bytes, 1, 1};
         const uint64_t users = std::min(threads, units);
         if (c.shared_by) {
@@ -169,7 +170,12 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         }
         p.name = fmt::format("cache {}", ++levels);
         if (k + 1 == plateaus.size()) {
-            if (largest_cache > 0 && largest_x >= memory_factor * largest_cache) p.name = "memory";
+            if (largest_cache > 0 && largest_x >= memory_factor * largest_cache)
+                p.name = "memory";
+            else if (!caches.empty() && next_cache == caches.size())
+                // Past the last cache an earlier plateau was named for, but not far enough
+                // past it to claim memory: say where it lies, not a level it may not be.
+                p.name = fmt::format("past L{}", caches.back().level);
             break;
         }
         double best = std::log(4.0) + 1e-9;

@@ -1,7 +1,10 @@
 #include <vrambench/core/registry.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <unistd.h>
 
@@ -30,6 +33,7 @@ std::string_view to_string(BackendEntry::State state)
     case BackendEntry::State::available: return "available";
     case BackendEntry::State::unavailable: return "unavailable";
     case BackendEntry::State::failed: return "failed";
+    case BackendEntry::State::refused: return "refused";
     }
     return "failed";
 }
@@ -63,7 +67,10 @@ BackendEntry open_backend(const std::filesystem::path &file)
         auto module = Module::load(file);
         entry.name = module->name();
         try {
-            entry.backend = Backend::create(module, default_host_table());
+            auto backend = Backend::create(module, default_host_table());
+            // A count past any real machine refuses the module here, before anything is sized by it.
+            backend->device_count();
+            entry.backend = std::move(backend);
             entry.state = BackendEntry::State::available;
         } catch (const UnavailableError &e) {
             entry.state = BackendEntry::State::unavailable;
@@ -108,13 +115,27 @@ std::vector<std::filesystem::path> module_files(const DiscoveryOptions &options)
     return unique;
 }
 
+std::string duplicate_reason(const std::string &name, const std::filesystem::path &first,
+                             const std::filesystem::path &again)
+{
+    return fmt::format("another module named '{}' was loaded first, from {}; {} is refused", name, first.string(),
+                       again.string());
+}
+
 std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options)
 {
     std::vector<BackendEntry> entries;
-    std::set<std::string> seen_names;
+    std::map<std::string, std::filesystem::path> loaded; // name -> the file that won it
     for (const auto &file : module_files(options)) {
         BackendEntry entry = open_backend(file);
-        if (entry.state != BackendEntry::State::failed && !seen_names.insert(entry.name).second) continue;
+        if (entry.state != BackendEntry::State::failed) {
+            const auto [first, fresh] = loaded.emplace(entry.name, file);
+            if (!fresh) {
+                entry.state = BackendEntry::State::refused;
+                entry.reason = duplicate_reason(entry.name, first->second, file);
+                entry.backend.reset();
+            }
+        }
         entries.push_back(std::move(entry));
     }
     return entries;

@@ -118,40 +118,4 @@ nlohmann::json parse_result_text(const std::string &text, const std::string &sou
     return document;
 }
 
-void write_file_atomically(const std::filesystem::path &file, const std::string &text)
-{
-    const auto folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    std::error_code ec;
-    if (!std::filesystem::is_directory(folder, ec))
-        throw UsageError(fmt::format("{}: cannot write: folder {} does not exist", file.string(), folder.string()));
-    std::string tmp = (folder / ("." + file.filename().string() + ".XXXXXX")).string();
-    const int fd = mkstemp(tmp.data());
-    if (fd < 0) throw UsageError(fmt::format("{}: cannot write: {}", file.string(), std::strerror(errno)));
-    const char *p = text.data();
-    std::size_t left = text.size();
-    bool ok = true;
-    while (left > 0) {
-        const ssize_t n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            ok = false;
-            break;
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    const int saved = errno;
-    // mkstemp creates 0600; a result file is as readable as any file the user writes.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-    ok = ok && ::fsync(fd) == 0;
-    ok = (::close(fd) == 0) && ok;
-    if (!ok || std::rename(tmp.c_str(), file.c_str()) != 0) {
-        const int why = ok ? errno : saved;
-        ::unlink(tmp.c_str());
-        throw RunError(fmt::format("{}: cannot write: {}", file.string(), std::strerror(why)));
-    }
-}
-
 } // namespace vrb

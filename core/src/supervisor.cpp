@@ -154,11 +154,20 @@ std::vector<std::pair<std::string, std::vector<uint32_t>>> plan_targets(const Ru
 nlohmann::json describe_backends_in_workers(const DiscoveryOptions &discovery, double timeout_seconds)
 {
     nlohmann::json backends = nlohmann::json::array();
-    std::set<std::string> names;
+    std::map<std::string, std::filesystem::path> loaded; // name -> the file that won it
     for (const auto &file : module_files(discovery)) {
         nlohmann::json entry = describe_one(file, timeout_seconds);
-        // The first module of a name wins; a later copy of a working backend is not listed.
-        if (entry["state"] != "failed" && !names.insert(entry["name"].get<std::string>()).second) continue;
+        // The first module of a name wins; a later one is listed as refused, naming both.
+        const std::string state = entry["state"];
+        if (state == "available" || state == "unavailable") {
+            const std::string name = entry["name"];
+            const auto [first, fresh] = loaded.emplace(name, file);
+            if (!fresh) {
+                entry["state"] = "refused";
+                entry["reason"] = duplicate_reason(name, first->second, file);
+                entry["devices"] = nlohmann::json::array();
+            }
+        }
         backends.push_back(std::move(entry));
     }
     return backends;
@@ -190,7 +199,8 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
     // A module that failed to load or crashed while describing itself is a failure of
     // the run, even though the other backends go on.
     for (const auto &entry : backends)
-        if (entry["state"] != "available" && entry["state"] != "unavailable") failed = true;
+        if (entry["state"] != "available" && entry["state"] != "unavailable" && entry["state"] != "refused")
+            failed = true;
 
     const auto started = std::chrono::steady_clock::now();
     for (const auto &target : targets) {
@@ -221,6 +231,7 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
             case FrameType::result: {
                 ProbeResult r = result_from_json(frame.payload);
                 failed |= r.status == ProbeResult::Status::failed;
+                if (r.status == ProbeResult::Status::suspect) ++outcome.suspect_results;
                 verification_failed |= r.verification.status == Verification::Status::failed;
                 doc["results"].push_back(frame.payload);
                 journal.append(frame.payload);
@@ -253,7 +264,9 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
         outcome.exit = ExitCode::interrupted;
     } else {
         doc["run"]["status"] = verification_failed ? "verification-failed" : failed ? "failed" : "complete";
-        outcome.exit = verification_failed ? ExitCode::verification : failed ? ExitCode::run_failed : ExitCode::ok;
+        // A suspect figure is recorded as such; whether it fails the run is the caller's choice.
+        const bool refused = verification_failed || (request.fail_on_suspect && outcome.suspect_results > 0);
+        outcome.exit = refused ? ExitCode::verification : failed ? ExitCode::run_failed : ExitCode::ok;
     }
     return outcome;
 }

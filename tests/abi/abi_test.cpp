@@ -1,6 +1,7 @@
 // The loader against modules that break the ABI in every way it names.
 #include <vrambench/core/backend.hpp>
 #include <vrambench/core/registry.hpp>
+#include <vrambench/core/runner.hpp>
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,20 @@ std::string load_error(const std::string &path)
     try {
         Module::load(path);
     } catch (const LoadError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The message a backend's device (or its memory kinds) is refused with, or "".
+std::string device_error(const std::string &path)
+{
+    const BackendEntry entry = open_backend(path);
+    if (entry.state != BackendEntry::State::available) return entry.reason;
+    try {
+        auto device = entry.backend->open(0);
+        describe_device(*entry.backend, device.get(), 0);
+    } catch (const BackendError &e) {
         return e.what();
     }
     return "";
@@ -120,14 +135,125 @@ TEST(PluginLoader, TreatsSlotsPastAShortTableAsUnsupported)
     EXPECT_NE(full->slot(&vrb_plugin_table::buffer_export), nullptr);
 }
 
-TEST(PluginLoader, PrefersAModuleGivenByHandAndSkipsLaterOnesOfTheSameName)
+TEST(PluginLoader, PrefersAModuleGivenByHandAndListsALaterOneOfTheSameNameAsRefusedNamingBothFiles)
 {
     DiscoveryOptions options;
     options.search_default_paths = false;
     options.extra_plugins = {MOCK_UNAVAILABLE_PATH, MOCK_OK_PATH};
     const auto entries = discover_backends(options);
-    ASSERT_EQ(entries.size(), 1u);
+    ASSERT_EQ(entries.size(), 2u);
     EXPECT_EQ(entries[0].state, BackendEntry::State::unavailable);
+    EXPECT_EQ(entries[1].state, BackendEntry::State::refused);
+    EXPECT_EQ(entries[1].name, "mock");
+    EXPECT_EQ(entries[1].backend, nullptr);
+    EXPECT_NE(entries[1].reason.find("another module named 'mock'"), std::string::npos) << entries[1].reason;
+    EXPECT_NE(entries[1].reason.find(MOCK_UNAVAILABLE_PATH), std::string::npos) << entries[1].reason;
+    EXPECT_NE(entries[1].reason.find(MOCK_OK_PATH), std::string::npos) << entries[1].reason;
+}
+
+TEST(PluginLoader, RefusesABackendNameOutsideLowerCaseLettersDigitsUnderscoreAndDash)
+{
+    const std::string error = load_error(MOCK_BAD_NAME_PATH);
+    EXPECT_NE(error.find("backend name '../../evil name' refused"), std::string::npos) << error;
+    EXPECT_NE(error.find(MOCK_BAD_NAME_PATH), std::string::npos) << error;
+    const BackendEntry entry = open_backend(MOCK_BAD_NAME_PATH);
+    EXPECT_EQ(entry.state, BackendEntry::State::failed);
+    EXPECT_EQ(entry.name, "mock-bad_name") << "named after its file, never after what it said";
+}
+
+TEST(PluginLoader, RefusesFourBillionDevicesNamingTheModuleAndTheCount)
+{
+    const BackendEntry entry = open_backend(MOCK_MANY_DEVICES_PATH);
+    EXPECT_EQ(entry.state, BackendEntry::State::failed);
+    EXPECT_EQ(entry.backend, nullptr);
+    EXPECT_NE(entry.reason.find("mock device_count answered 4294967295 devices, more than the 1024"), std::string::npos)
+        << entry.reason;
+}
+
+TEST(PluginLoader, RefusesMoreMemoryKindsCachesHeapsOrPropertiesThanItAccepts)
+{
+    EXPECT_NE(
+        device_error(MOCK_MANY_KINDS_PATH).find("mock memory_kind_count answered 65 memory kinds, more than the 64"),
+        std::string::npos)
+        << device_error(MOCK_MANY_KINDS_PATH);
+    EXPECT_NE(device_error(MOCK_MANY_CACHES_PATH).find("mock device_describe answered 9 caches, more than the 8"),
+              std::string::npos)
+        << device_error(MOCK_MANY_CACHES_PATH);
+    EXPECT_NE(device_error(MOCK_MANY_HEAPS_PATH).find("mock device_describe answered 17 heaps, more than the 16"),
+              std::string::npos)
+        << device_error(MOCK_MANY_HEAPS_PATH);
+    EXPECT_NE(
+        device_error(MOCK_MANY_PROPERTIES_PATH).find("mock device_describe answered 33 properties, more than the 32"),
+        std::string::npos)
+        << device_error(MOCK_MANY_PROPERTIES_PATH);
+}
+
+TEST(PluginLoader, RefusesAnInitThatAnswersOkWithoutAContext)
+{
+    const BackendEntry entry = open_backend(MOCK_NULL_INIT_PATH);
+    EXPECT_EQ(entry.state, BackendEntry::State::failed);
+    EXPECT_NE(entry.reason.find("init answered ok but handed back no context: refused as a broken module"),
+              std::string::npos)
+        << entry.reason;
+}
+
+TEST(PluginLoader, RefusesADeviceOpenThatAnswersOkWithoutADevice)
+{
+    const BackendEntry entry = open_backend(MOCK_NULL_OPEN_PATH);
+    ASSERT_EQ(entry.state, BackendEntry::State::available) << entry.reason;
+    try {
+        entry.backend->open(0);
+        ADD_FAILURE() << "a NULL device was accepted";
+    } catch (const BackendError &e) {
+        EXPECT_NE(std::string(e.what()).find("mock device_open answered ok but handed back nothing"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(PluginLoader, RefusesABufferAllocThatAnswersOkWithoutABuffer)
+{
+    const BackendEntry entry = open_backend(MOCK_NULL_ALLOC_PATH);
+    ASSERT_EQ(entry.state, BackendEntry::State::available) << entry.reason;
+    auto device = entry.backend->open(0);
+    const int64_t live = Buffer::live_count();
+    for (const bool pooled : {false, true}) {
+        try {
+            pooled ? device->acquire(0, 4096) : device->allocate(0, 4096);
+            ADD_FAILURE() << "a NULL buffer was accepted";
+        } catch (const BackendError &e) {
+            EXPECT_NE(std::string(e.what()).find("mock buffer_alloc answered ok but handed back nothing: refused as a "
+                                                 "broken module"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_EQ(Buffer::live_count(), live);
+}
+
+TEST(ModuleText, EveryFieldFilledToItsLastByteIsReadWithinItsSize)
+{
+    const BackendEntry entry = open_backend(MOCK_LONG_TEXT_PATH);
+    ASSERT_EQ(entry.state, BackendEntry::State::available) << entry.reason;
+    auto device = entry.backend->open(0);
+    const DeviceRecord record = describe_device(*entry.backend, device.get(), 0);
+    const nlohmann::json j = to_json(record);
+    EXPECT_EQ(j["name"], std::string(256, 'n'));
+    EXPECT_EQ(j["vendor"], "mock vendor");
+    EXPECT_EQ(j["api"], std::string(32, 'a'));
+    EXPECT_EQ(j["api_version"], std::string(64, 'v'));
+    EXPECT_EQ(j["driver_version"], std::string(128, 'd'));
+    EXPECT_EQ(j["pci"]["address"], std::string(32, 'p'));
+    EXPECT_EQ(j["key"], "pci:" + std::string(32, 'p'));
+    ASSERT_EQ(j["caches"].size(), 1u);
+    EXPECT_EQ(j["caches"][0]["kind"], std::string(16, 'k'));
+    ASSERT_EQ(j["properties"].size(), 2u) << j["properties"].dump();
+    EXPECT_EQ(j["properties"][std::string(48, 'K')], std::string(80, 'V'));
+    EXPECT_EQ(j["properties"]["second"], "property");
+    ASSERT_EQ(j["memory_kinds"].size(), 1u);
+    EXPECT_EQ(j["memory_kinds"][0]["name"], std::string(64, 'm'));
+    EXPECT_EQ(j["memory_kinds"][0]["heap"], nullptr) << "heap 7 is past the heaps it described";
+    // Through the worker's JSON and back, as `run --plan` reads it: nothing lost, nothing added.
+    EXPECT_EQ(to_json(device_record_from_json(j)), j);
 }
 
 TEST(PluginLoader, ReadsTheVersionNegotiationMacrosConsistently)

@@ -10,6 +10,12 @@
 //   FAULT_HANG_RUN      never returns from the FAULT_AT-th call to run()
 //   FAULT_GARBAGE_RUN   writes garbage to every file descriptor from 3 to 9, then goes on
 //   FAULT_PRINTS_RUN    prints to stdout and stderr on every run(), and works
+//   FAULT_FORK_INIT     init starts a helper that calls setsid() and forks again (a
+//                       daemon), holding the worker's pipes; then works. The helper
+//                       writes its pid to $FAULTY_HELPER_PID_FILE when that is set.
+//   FAULT_FORK_CRASH_INIT  the same helper, then a segmentation fault in init
+//   FAULT_SUSPECT       works, but declares a memory clock and bus width whose peak
+//                       (0.002 GB/s) every figure is far above
 #include <vrambench/plugin_support.hpp>
 
 #include <chrono>
@@ -17,6 +23,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <string>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -55,9 +64,47 @@ const char *last_error()
     return vrb::plugin::last_error();
 }
 
+#if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
+// A daemon as a driver might start one: its own session, its parent gone, every file
+// descriptor it inherited (the worker's frame pipe among them) kept open, quiet on the
+// terminal. init goes on once the helper has said its pid.
+void start_helper()
+{
+    int ready[2];
+    if (::pipe(ready) != 0) return;
+    const pid_t first = ::fork();
+    if (first == 0) {
+        ::setsid();
+        if (::fork() == 0) {
+            const int null = ::open("/dev/null", O_RDWR);
+            for (int fd = 0; fd < 3; ++fd)
+                ::dup2(null, fd);
+            if (const char *file = std::getenv("FAULTY_HELPER_PID_FILE")) {
+                const std::string pid = std::to_string(::getpid()) + "\n";
+                const int out = ::open(file, O_WRONLY | O_CREAT | O_APPEND, 0644);
+                (void)!::write(out, pid.data(), pid.size());
+                ::close(out);
+            }
+            (void)!::write(ready[1], "x", 1);
+            for (;;)
+                ::pause();
+        }
+        ::_exit(0);
+    }
+    ::close(ready[1]);
+    ::waitpid(first, nullptr, 0);
+    char c;
+    (void)!::read(ready[0], &c, 1);
+    ::close(ready[0]);
+}
+#endif
+
 vrb_status init(const vrb_host_table *, vrb_context **out)
 {
-#ifdef FAULT_CRASH_INIT
+#if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
+    start_helper();
+#endif
+#if defined(FAULT_CRASH_INIT) || defined(FAULT_FORK_CRASH_INIT)
     crash();
 #endif
     *out = &the_context;
@@ -82,6 +129,11 @@ vrb_status device_describe(vrb_context *, uint32_t index, vrb_device_info *out)
         vrb::plugin::copy_string(out->name, "faulty device");
         vrb::plugin::copy_string(out->api, "faulty");
         out->type = VRB_DEVICE_OTHER;
+#if defined(FAULT_SUSPECT)
+        out->known |= VRB_KNOWN_MEMORY_CLOCK | VRB_KNOWN_BUS_WIDTH;
+        out->memory_clock_khz = 1000; // 1 MHz, 8 bits: 2 x 1e6 x 8 / 8 B/s = 0.002 GB/s
+        out->memory_bus_width_bits = 8;
+#endif
     });
 }
 

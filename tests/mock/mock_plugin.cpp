@@ -13,6 +13,17 @@
 //                        refused as out of memory, a freed one gives its bytes back
 //   MOCK_LEAKS           a working backend whose init loses a heap block: the sanitizer
 //                        build must report it, naming this module
+//   MOCK_LONG_TEXT       fills every text field of its description, its memory kind,
+//                        cache and property to the last byte, without a NUL
+//   MOCK_MANY_DEVICES    answers 4294967295 devices
+//   MOCK_MANY_KINDS      answers 65 memory kinds
+//   MOCK_MANY_CACHES     describes VRB_MAX_CACHES + 1 caches
+//   MOCK_MANY_HEAPS      describes VRB_MAX_HEAPS + 1 heaps
+//   MOCK_MANY_PROPERTIES describes VRB_MAX_PROPERTIES + 1 properties
+//   MOCK_BAD_NAME        calls itself "../../evil name"
+//   MOCK_NULL_INIT       init answers VRB_OK without a context
+//   MOCK_NULL_OPEN       device_open answers VRB_OK without a device
+//   MOCK_NULL_ALLOC      buffer_alloc answers VRB_OK without a buffer
 #include <vrambench/plugin_support.hpp>
 
 #include <cstddef>
@@ -35,7 +46,7 @@ struct vrb_buffer {
 namespace {
 
 [[maybe_unused]] vrb_context the_context{};
-vrb_device the_device{};
+[[maybe_unused]] vrb_device the_device{};
 
 const char *last_error()
 {
@@ -50,6 +61,9 @@ vrb_status init(const vrb_host_table *, vrb_context **out)
 #elif defined(MOCK_UNAVAILABLE)
     (void)out;
     return set_error(VRB_ERROR_UNAVAILABLE, "mock driver is not installed");
+#elif defined(MOCK_NULL_INIT)
+    (void)out;
+    return VRB_OK;
 #else
 #if defined(MOCK_LEAKS)
     // volatile: the compiler may not drop an allocation whose pointer is only stored.
@@ -66,9 +80,21 @@ void shutdown(vrb_context *) {}
 
 vrb_status device_count(vrb_context *, uint32_t *out)
 {
+#if defined(MOCK_MANY_DEVICES)
+    *out = 4294967295u;
+#else
     *out = 1;
+#endif
     return VRB_OK;
 }
+
+#if defined(MOCK_LONG_TEXT)
+// Every byte of the field set, no NUL: a reader that takes it for a C string runs on.
+template <std::size_t N> void fill(char (&field)[N], char c)
+{
+    std::memset(field, c, N);
+}
+#endif
 
 vrb_status device_describe(vrb_context *, uint32_t index, vrb_device_info *out)
 {
@@ -76,12 +102,40 @@ vrb_status device_describe(vrb_context *, uint32_t index, vrb_device_info *out)
     vrb::plugin::copy_string(out->name, "mock device");
     vrb::plugin::copy_string(out->api, "mock");
     out->type = VRB_DEVICE_OTHER;
+#if defined(MOCK_LONG_TEXT)
+    fill(out->name, 'n');
+    vrb::plugin::copy_string(out->vendor, "mock vendor");
+    fill(out->api, 'a');
+    fill(out->api_version, 'v');
+    fill(out->driver_version, 'd');
+    out->known |= VRB_KNOWN_API_VERSION | VRB_KNOWN_DRIVER_VERSION | VRB_KNOWN_PCI_ADDRESS;
+    fill(out->pci_address, 'p');
+    out->pci_vendor_id = 0x1234; // the field after the address: a reader running on shows it
+    out->cache_count = 1;
+    out->caches[0] = {2, 0, 1u << 20, {}};
+    fill(out->caches[0].kind, 'k');
+    out->property_count = 2;
+    fill(out->properties[0].key, 'K');
+    fill(out->properties[0].value, 'V');
+    vrb::plugin::copy_string(out->properties[1].key, "second");
+    vrb::plugin::copy_string(out->properties[1].value, "property");
+#elif defined(MOCK_MANY_CACHES)
+    out->cache_count = VRB_MAX_CACHES + 1;
+#elif defined(MOCK_MANY_HEAPS)
+    out->heap_count = VRB_MAX_HEAPS + 1;
+#elif defined(MOCK_MANY_PROPERTIES)
+    out->property_count = VRB_MAX_PROPERTIES + 1;
+#endif
     return VRB_OK;
 }
 
 vrb_status device_open(vrb_context *, uint32_t, vrb_device **out)
 {
+#if defined(MOCK_NULL_OPEN)
+    (void)out;
+#else
     *out = &the_device;
+#endif
     return VRB_OK;
 }
 
@@ -124,6 +178,41 @@ void buffer_free(vrb_buffer *buffer)
     memory_used -= bytes;
     std::free(buffer);
 }
+#elif defined(MOCK_LONG_TEXT) || defined(MOCK_MANY_KINDS) || defined(MOCK_NULL_ALLOC)
+vrb_status memory_kind_count(vrb_device *, uint32_t *out)
+{
+#if defined(MOCK_MANY_KINDS)
+    *out = 65;
+#else
+    *out = 1;
+#endif
+    return VRB_OK;
+}
+
+vrb_status memory_kind_describe(vrb_device *, uint32_t, vrb_memory_kind_info *out)
+{
+#if defined(MOCK_LONG_TEXT)
+    fill(out->name, 'm');
+#else
+    vrb::plugin::copy_string(out->name, "device");
+#endif
+    out->flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS;
+    out->heap_index = 7; // the field after the name
+    return VRB_OK;
+}
+
+vrb_status buffer_alloc(vrb_device *, uint32_t, uint64_t, vrb_buffer **out)
+{
+#if defined(MOCK_NULL_ALLOC)
+    (void)out;
+    return VRB_OK;
+#else
+    (void)out;
+    return set_error(VRB_ERROR_OUT_OF_MEMORY, "mock has no memory");
+#endif
+}
+
+void buffer_free(vrb_buffer *) {}
 #else
 vrb_status memory_kind_count(vrb_device *, uint32_t *out)
 {
@@ -171,7 +260,11 @@ const vrb_plugin_table table = {
     sizeof(vrb_plugin_table),
 #endif
     VRB_ABI_VERSION,
+#if defined(MOCK_BAD_NAME)
+    "../../evil name",
+#else
     "mock",
+#endif
     "a backend that plays one fault",
     "0",
     last_error,

@@ -32,14 +32,15 @@ struct Outcome {
 };
 
 // host plus one faulty module, small and quick.
-Outcome run_with(const char *module, const std::string &name, std::vector<std::string> extra = {})
+Outcome run_with(const char *module, const std::string &name, std::vector<std::string> extra = {},
+                 const std::vector<std::string> &env = {})
 {
     const auto file = temp_file(name + ".json");
     std::vector<std::string> args{VRAMBENCH_EXE, "run",     "--plugin",         module, "--suite",    "quick", "--size",
                                   "1M",          "--probe", "bandwidth.stream", "-o",   file.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     Outcome run;
-    run.process = run_process(args);
+    run.process = run_process(args, env);
     if (std::filesystem::exists(file)) run.document = vrb::read_result_file(file);
     return run;
 }
@@ -73,6 +74,37 @@ void expect_survived(const Outcome &run, const std::string &state, const std::st
     EXPECT_NE(faulty["reason"].get<std::string>().find(reason_part), std::string::npos) << faulty.dump();
     EXPECT_EQ(results_of(run.document, "host"), 7u) << "the host backend's results must be complete and verified";
     EXPECT_EQ(run.document["run"]["status"], "failed");
+}
+
+// The pids a forking module's helpers wrote, one line per worker that loaded it.
+std::vector<pid_t> helper_pids(const std::filesystem::path &file)
+{
+    std::vector<pid_t> pids;
+    std::ifstream in(file);
+    for (pid_t pid = 0; in >> pid;)
+        pids.push_back(pid);
+    return pids;
+}
+
+// Running (or stopped), not a zombie and not gone.
+bool alive(pid_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(in, line)) return false;
+    const auto close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+// Every helper ended by vrambench; one that was not is ended here, so no test leaves one behind.
+void expect_helpers_ended(const std::filesystem::path &file, std::size_t workers)
+{
+    const auto pids = helper_pids(file);
+    EXPECT_EQ(pids.size(), workers) << "one helper per worker that loaded the module";
+    for (const pid_t pid : pids) {
+        EXPECT_FALSE(alive(pid)) << "helper " << pid << " outlived vrambench";
+        if (alive(pid)) ::kill(pid, SIGKILL);
+    }
 }
 
 } // namespace
@@ -166,4 +198,53 @@ TEST(Reliability, AnInterruptedRunKeepsEveryFinishedResultMarkedInterrupted)
     EXPECT_EQ(doc["run"]["status"], "interrupted");
     EXPECT_GE(results_of(doc, "host"), journaled);
     EXPECT_LT(doc["results"].size(), 21u) << "the run was stopped before its end";
+}
+
+TEST(Reliability, AWorkerThatCrashesWhileItsDaemonHoldsThePipeIsRecordedAsCrashedAtOnceAndTheDaemonEnded)
+{
+    const auto pids = temp_file("fork-crash-init.pids");
+    std::filesystem::remove(pids);
+    const auto start = std::chrono::steady_clock::now();
+    // The default --timeout (600 s): only noticing the worker's end can finish this soon.
+    const Outcome outcome =
+        run_with(FAULTY_FORK_CRASH_INIT, "fork-crash-init", {}, {"FAULTY_HELPER_PID_FILE=" + pids.string()});
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+    expect_survived(outcome, "crashed", "SIGSEGV");
+    expect_helpers_ended(pids, 1);
+}
+
+TEST(Reliability, ADaemonThatOutlivesItsWorkerNeitherStallsTheRunNorOutlivesIt)
+{
+    const auto pids = temp_file("fork-init.pids");
+    std::filesystem::remove(pids);
+    const auto start = std::chrono::steady_clock::now();
+    const Outcome outcome =
+        run_with(FAULTY_FORK_INIT, "fork-init", {"--timeout", "30"}, {"FAULTY_HELPER_PID_FILE=" + pids.string()});
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(25)) << "a worker was waited out";
+    EXPECT_EQ(outcome.process.exit_code, 0) << outcome.process.err;
+    EXPECT_EQ(results_of(outcome.document, "faulty"), 7u);
+    EXPECT_EQ(backend(outcome.document, "faulty")["state"], "available");
+    expect_helpers_ended(pids, 2); // the describing worker's and the running worker's
+}
+
+TEST(Reliability, ASuspectFigureExitsZeroByDefaultAndFourWithFailOnSuspect)
+{
+    const std::vector<std::string> faulty_only{"--backend", "faulty"};
+    const Outcome by_default = run_with(FAULTY_SUSPECT, "suspect", faulty_only);
+    EXPECT_EQ(by_default.process.exit_code, 0) << by_default.process.err;
+    std::size_t suspect = 0;
+    for (const auto &r : by_default.document["results"])
+        suspect += r["status"] == "suspect";
+    EXPECT_EQ(suspect, 7u) << "every figure is above a 0.002 GB/s peak";
+    EXPECT_EQ(by_default.document["run"]["status"], "complete");
+    EXPECT_NE(by_default.process.err.find("7 figures are above the device's peak"), std::string::npos)
+        << by_default.process.err;
+
+    auto refusing = faulty_only;
+    refusing.push_back("--fail-on-suspect");
+    const Outcome refused = run_with(FAULTY_SUSPECT, "suspect-refused", refusing);
+    EXPECT_EQ(refused.process.exit_code, 4) << refused.process.err;
+    EXPECT_NE(refused.process.err.find("--fail-on-suspect makes that a failure"), std::string::npos)
+        << refused.process.err;
+    EXPECT_EQ(refused.document["results"].size(), 7u) << "the figures are kept, only the exit code differs";
 }

@@ -109,6 +109,18 @@ TEST(Plateaus, CountsPrivateCachesOfEveryThreadWhenSharingIsUnknown)
     EXPECT_EQ(p[1].name, "cache 2"); // 64 MiB is not far enough past 32 MiB to be memory
 }
 
+TEST(Plateaus, ALastLevelPastTheLastNamedCacheButShortOfMemoryIsNamedPastIt)
+{
+    // A quick sweep to 64 MiB over a 32 MiB L3: past it, not 4 x past it.
+    const auto caches = vrb::cache_reach(host_like(), 1);
+    std::vector<vrb::Plateau> p(3);
+    p[0].ends_at = 1 << 20;
+    p[1].ends_at = 40 << 20;
+    vrb::name_plateaus(p, caches, 64 << 20);
+    EXPECT_EQ(p[1].name, "L3");
+    EXPECT_EQ(p[2].name, "past L3");
+}
+
 TEST(Plateaus, ABandwidthLevelThatTheNextImprovesOnIsOverheadNotACache)
 {
     // A device bound by its cost per dispatch at small sizes: bandwidth climbs, then holds.

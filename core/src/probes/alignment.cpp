@@ -5,6 +5,7 @@
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
+#include <vrambench/core/module_text.hpp>
 
 #include <fmt/format.h>
 
@@ -69,7 +70,7 @@ class AlignmentProbe final : public Probe {
                             {"array_bytes", bytes},
                             {"offsets", offsets},
                             {"offset_applies_to", op == VRB_OP_COPY ? "source and destination" : "source"},
-                            {"memory_kind", ctx.record.kinds.at(kind).name},
+                            {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                             {"warmups", pace.warmups},
                             {"repetitions", pace.reps},
                             {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "half")},

@@ -1,6 +1,7 @@
 #include "capacity_budget.hpp"
 
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
@@ -72,7 +73,7 @@ CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptio
 {
     CapacityBudget budget;
     budget.kind = capacity_memory_kind(device);
-    budget.kind_name = device.kinds.at(budget.kind).name;
+    budget.kind_name = module_string(device.kinds.at(budget.kind).name);
     const Reported free = reported_free(device, budget.kind);
     if (free.bytes) {
         budget.reported_free = free.bytes;

@@ -6,6 +6,7 @@
 #include "curve_probes.hpp"
 #include "probe_plans.hpp"
 
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/operation.hpp>
 
@@ -114,7 +115,7 @@ class ChaseProbe final : public Probe {
                         {"node_spacing_bytes", spacing_lanes * 4},
                         {"most_steps", plan.most_steps},
                         {"largest_footprint_bytes", reach},
-                        {"memory_kind", ctx.record.kinds.at(kind).name},
+                        {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                         {"warmups", plan.warmups},
                         {"repetitions", plan.reps},
                         {"size_rule", plan.size_rule}};

@@ -2,6 +2,7 @@
 
 #include <vrambench/core/device_record.hpp>
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
@@ -333,7 +334,7 @@ void check_kind(const DeviceRecord &device, uint32_t kind, uint32_t needed)
         throw RunError(fmt::format("{} has no memory kind {}: it offers {}", device.id, kind, device.kinds.size()));
     const auto &k = device.kinds[kind];
     if ((k.flags & needed) != needed)
-        throw RunError(fmt::format("memory kind {} ({}) of {} is not {}", kind, k.name, device.id,
+        throw RunError(fmt::format("memory kind {} ({}) of {} is not {}", kind, module_text(k.name), device.id,
                                    memory_flags_text(needed & ~k.flags)));
 }
 

@@ -6,6 +6,7 @@
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/operation.hpp>
@@ -73,7 +74,7 @@ class GatherProbe final : public Probe {
                             {"elements", n},
                             {"array_bytes", n * width},
                             {"index_bytes", n * 4},
-                            {"memory_kind", ctx.record.kinds.at(kind).name},
+                            {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                             {"warmups", pace.warmups},
                             {"repetitions", pace.reps},
                             {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "a quarter")},

@@ -7,6 +7,7 @@
 #include "stream_point.hpp"
 
 #include <vrambench/core/device_record.hpp>
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
@@ -68,7 +69,7 @@ class KindsProbe final : public Probe {
             auto result = [&](vrb_op_kind op) {
                 ProbeResult r = make_result(ctx, id());
                 r.parameters = {{"operation", op_name(op)},  {"element_bytes", width},
-                                {"array_bytes", bytes},      {"memory_kind", info.name},
+                                {"array_bytes", bytes},      {"memory_kind", module_string(info.name)},
                                 {"memory_kind_index", kind}, {"memory_flags", memory_flag_names(info.flags)},
                                 {"warmups", stream.warmups}, {"repetitions", stream.reps}};
                 return r;
@@ -94,7 +95,8 @@ class KindsProbe final : public Probe {
                 continue;
             }
             for (vrb_op_kind op : {VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY}) {
-                ctx.progress(fmt::format("{} on {}", op_name(op), info.name), static_cast<double>(n) / order.size());
+                ctx.progress(fmt::format("{} on {}", op_name(op), module_text(info.name)),
+                             static_cast<double>(n) / order.size());
                 StreamPoint p;
                 p.kind = op;
                 p.element_bytes = width;
@@ -110,7 +112,7 @@ class KindsProbe final : public Probe {
                 if (point.value) {
                     if (n == 0) base[op] = *point.value;
                     if (base.count(op) && base[op] > 0)
-                        point.extra = {{"ratio_to", ctx.record.kinds[reference].name},
+                        point.extra = {{"ratio_to", module_string(ctx.record.kinds[reference].name)},
                                        {"ratio", *point.value / base[op]}};
                 }
                 ctx.emit(std::move(point));

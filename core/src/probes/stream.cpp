@@ -5,6 +5,7 @@
 #include "stream_plan.hpp"
 
 #include <vrambench/core/measure.hpp>
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/operation.hpp>
@@ -41,7 +42,7 @@ class StreamProbe final : public Probe {
     {
         const StreamPlan plan = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags);
-        const std::string kind_name = ctx.record.kinds.at(kind).name;
+        const std::string kind_name = module_string(ctx.record.kinds.at(kind).name);
         ctx.progress("allocating " + format_size(plan.bytes) + " x 3", 0);
         auto a = ctx.device.acquire(kind, plan.bytes);
         auto b = ctx.device.acquire(kind, plan.bytes);

@@ -6,6 +6,7 @@
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
@@ -76,7 +77,7 @@ class StrideProbe final : public Probe {
                         {"element_bytes", width},
                         {"array_bytes", bytes},
                         {"strides", strides},
-                        {"memory_kind", ctx.record.kinds.at(kind).name},
+                        {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                         {"warmups", pace.warmups},
                         {"repetitions", pace.reps},
                         {"footprint_bytes", footprint.bytes},

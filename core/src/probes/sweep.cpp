@@ -5,6 +5,7 @@
 #include "probe_plans.hpp"
 #include "stream_point.hpp"
 
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
@@ -76,7 +77,7 @@ class SweepProbe final : public Probe {
                             {"to_bytes", sizes.back()},
                             {"points", sizes.size()},
                             {"ratio", plan.ratio},
-                            {"memory_kind", ctx.record.kinds.at(kind).name},
+                            {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                             {"warmups", plan.warmups},
                             {"repetitions", plan.reps},
                             {"size_rule", plan.size_rule},

@@ -5,6 +5,7 @@
 #include "curve_probes.hpp"
 #include "probe_plans.hpp"
 
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/reference.hpp>
 #include <vrambench/core/sizes.hpp>
 #include <vrambench/operation.hpp>
@@ -139,8 +140,8 @@ class TransferProbe final : public Probe {
             const Route &route = all[n];
             ProbeResult r = make_result(ctx, id());
             r.parameters = {{"direction", route.name},
-                            {"source_kind", ctx.record.kinds.at(route.src).name},
-                            {"destination_kind", ctx.record.kinds.at(route.dst).name},
+                            {"source_kind", module_string(ctx.record.kinds.at(route.src).name)},
+                            {"destination_kind", module_string(ctx.record.kinds.at(route.dst).name)},
                             {"both_directions", route.both},
                             {"from_bytes", sizes.front()},
                             {"to_bytes", sizes.back()},

@@ -4,6 +4,7 @@
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
+#include <vrambench/core/module_text.hpp>
 #include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
@@ -49,7 +50,7 @@ class VectorProbe final : public Probe {
                 r.parameters = {{"operation", op_name(op)},
                                 {"element_bytes", width},
                                 {"array_bytes", stream.bytes},
-                                {"memory_kind", ctx.record.kinds.at(kind).name},
+                                {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                                 {"warmups", stream.warmups},
                                 {"repetitions", stream.reps},
                                 {"passes", passes},

@@ -31,6 +31,12 @@ class BackendError : public Error {
 
 std::string_view to_string(vrb_status status);
 
+// Bounds past which a module's answer is taken for a broken module, not a machine:
+// a count of 4294967295 devices would otherwise be allocated for.
+inline constexpr uint32_t max_devices = 1024;
+inline constexpr uint32_t max_memory_kinds = 64;
+inline constexpr std::size_t max_module_name_bytes = 32;
+
 // A dlopen()ed module whose entry answered with a table the host can use.
 class Module {
   public:
@@ -56,10 +62,15 @@ class Module {
 
     // Throws BackendError with the module's message when status is not VRB_OK.
     void check(vrb_status status, std::string_view call) const;
+    // Throws BackendError naming the module when a call that answered VRB_OK left its
+    // out pointer NULL, or answered a count past `most`.
+    void check_handle(const void *handle, std::string_view call) const;
+    void check_count(uint64_t count, uint64_t most, std::string_view what, std::string_view call) const;
 
   private:
     Module() = default;
     std::filesystem::path file_;
+    std::string name_; // checked against plugin.h's rule once, at load
     void *handle_ = nullptr;
     const vrb_plugin_table *table_ = nullptr;
     uint32_t version_ = 0;

@@ -3,7 +3,7 @@
 // Search order: each file given with --plugin, then the folder of the executable, then
 // ../lib/vrambench beside it, then every folder in VRAMBENCH_PLUGIN_PATH (':'-separated).
 // Modules in folders are files named vrambench-*.so. The first module of a name wins;
-// later ones of the same name are not listed.
+// a later one of the same name is listed as refused, naming both files.
 #pragma once
 
 #include <vrambench/core/backend.hpp>
@@ -17,7 +17,7 @@
 namespace vrb {
 
 struct BackendEntry {
-    enum class State { available, unavailable, failed };
+    enum class State { available, unavailable, failed, refused };
     std::string name; // backend name, or the file stem when it failed to load
     std::filesystem::path file;
     State state = State::failed;
@@ -43,5 +43,9 @@ std::string name_from_file(const std::filesystem::path &file);
 BackendEntry open_backend(const std::filesystem::path &file);
 
 std::string_view to_string(BackendEntry::State state);
+
+// Why a module is refused for a name that `first` already holds.
+std::string duplicate_reason(const std::string &name, const std::filesystem::path &first,
+                             const std::filesystem::path &again);
 
 } // namespace vrb

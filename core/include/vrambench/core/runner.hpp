@@ -29,6 +29,7 @@ struct RunRequest {
     std::optional<double> max_seconds; // --max-seconds: the whole run's time budget
     std::filesystem::path journal;     // when set: one JSON line per finished result
     DiscoveryOptions discovery;
+    bool fail_on_suspect = false; // --fail-on-suspect: a suspect figure makes the run exit 4
 };
 
 // What a run reports while it goes, for the console.
@@ -43,6 +44,7 @@ struct RunObserver {
 struct RunOutcome {
     nlohmann::json document; // the result set, schema v1
     ExitCode exit = ExitCode::ok;
+    std::size_t suspect_results = 0; // figures above the device's peak past its cache
 };
 
 // The probes the patterns select, in run order; UsageError for a pattern matching none.

@@ -1,6 +1,8 @@
 // Validation of result files against the JSON Schema in results/schema/.
 #pragma once
 
+#include <vrambench/core/output_file.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -24,9 +26,5 @@ nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_
 
 // The same checks on text already in memory; `source` names it in messages.
 nlohmann::json parse_result_text(const std::string &text, const std::string &source);
-
-// Writes text to `file` through a temporary file in the same folder and a rename, so
-// a reader never sees half a file and a failure leaves nothing behind.
-void write_file_atomically(const std::filesystem::path &file, const std::string &text);
 
 } // namespace vrb
