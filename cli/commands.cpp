@@ -10,6 +10,7 @@
 #include <vrambench/core/runner.hpp>
 #include <vrambench/core/schema.hpp>
 #include <vrambench/core/sizes.hpp>
+#include <vrambench/core/version.hpp>
 #include <vrambench/core/worker.hpp>
 
 #include <fmt/format.h>
@@ -23,10 +24,6 @@
 #include <filesystem>
 #include <map>
 #include <unistd.h>
-
-#ifndef VRAMBENCH_VERSION
-#define VRAMBENCH_VERSION "0.0.0"
-#endif
 
 namespace vrb::cli {
 
@@ -124,7 +121,8 @@ DiscoveryOptions discovery_options(const Options &o)
 
 int cmd_list(const Options &o)
 {
-    write_stdout(describe_backends(describe_backends_in_workers(discovery_options(o), o.timeout)));
+    const nlohmann::json backends = describe_backends_in_workers(discovery_options(o), o.timeout);
+    write_stdout(o.format == "json" ? backends.dump(2) + "\n" : describe_backends(backends));
     return 0;
 }
 
@@ -343,8 +341,8 @@ int cmd_index(const Options &o)
 
 std::string version_text()
 {
-    return fmt::format("vrambench {} (plugin ABI {}.{}, result schema v{})", VRAMBENCH_VERSION, VRB_ABI_VERSION_MAJOR,
-                       VRB_ABI_VERSION_MINOR, schema_version);
+    return fmt::format("vrambench {} (commit {}, plugin ABI {}.{}, result schema v{})", tool_version(),
+                       tool_git_commit(), VRB_ABI_VERSION_MAJOR, VRB_ABI_VERSION_MINOR, schema_version);
 }
 
 void set_runner(CLI::App *command, std::function<int()> run)
@@ -356,6 +354,7 @@ void add_commands(CLI::App &app, Options &o)
 {
     auto *list =
         app.add_subcommand("list", "List backends, their devices and memory kinds, and why any is unavailable");
+    list->add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}));
     add_plugin_option(list, o);
     list->footer("Backends are modules named vrambench-NAME.so, looked for in this order: each --plugin FILE,\n"
                  "the folder of the vrambench executable, ../lib/vrambench beside it, then each folder of\n"
@@ -426,6 +425,8 @@ void add_commands(CLI::App &app, Options &o)
                      "The memory the clock drives (HIP reports HBM3 and HBM3e at a quarter of the pin rate)");
     add_plugin_check_command(app);
     add_report_command(app);
+    add_compare_command(app);
+    add_export_command(app);
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)

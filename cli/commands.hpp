@@ -45,6 +45,8 @@ void set_runner(CLI::App *command, std::function<int()> run);
 void add_report_command(CLI::App &app);
 // index --html: the index's web page, and each valid set's report (SET.html) beside it.
 void write_index_html(const ResultIndex &index, const std::string &folder, const std::string &page);
+void add_compare_command(CLI::App &app);
+void add_export_command(CLI::App &app);
 void add_commands(CLI::App &app, Options &options);
 // Commands in files of their own; each runs from its CLI11 callback.
 void add_plugin_check_command(CLI::App &app); // plugin_check_command.cpp

@@ -1,8 +1,12 @@
+#include <vrambench/core/readable.hpp>
 #include <vrambench/core/report.hpp>
 #include <vrambench/core/runner.hpp>
 #include <vrambench/core/sizes.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <set>
 
 #include <map>
 
@@ -40,7 +44,7 @@ std::string x_text(const nlohmann::json &curve, double x)
 
 // A curve as a few compact lines under its row: four points a line, each marked with
 // the plateau it belongs to, then the plateaus with their level and where each ends.
-std::string curve_text(const nlohmann::json &curve, std::string_view unit)
+std::string curve_text(const nlohmann::json &curve, const ReadableScale &scale)
 {
     constexpr int per_line = 4;
     const auto &points = curve.at("points");
@@ -52,7 +56,7 @@ std::string curve_text(const nlohmann::json &curve, std::string_view unit)
         const double x = p.at(x_name).get<double>();
         std::string value = "-", mark;
         if (p["value"].is_number()) {
-            value = fmt::format("{:.2f}", p["value"].get<double>());
+            value = readable_number(p["value"].get<double>(), scale);
             for (const auto &plateau : plateaus)
                 if (x >= plateau["from"].get<double>() && x <= plateau["to"].get<double>())
                     mark = plateau["name"].get<std::string>();
@@ -70,7 +74,8 @@ std::string curve_text(const nlohmann::json &curve, std::string_view unit)
     out += "    plateaus:";
     for (std::size_t k = 0; k < plateaus.size(); ++k) {
         const auto &plateau = plateaus[k];
-        out += fmt::format(" {} {:.2f} {}", plateau["name"].get<std::string>(), plateau["value"].get<double>(), unit);
+        out += fmt::format(" {} {} {}", plateau["name"].get<std::string>(),
+                           readable_number(plateau["value"].get<double>(), scale), scale.unit);
         if (plateau.contains("cycles")) out += fmt::format(" ({:.0f} cycles)", plateau["cycles"].get<double>());
         if (k + 1 < plateaus.size())
             out += fmt::format(" to {};", x_text(curve, plateau["ends_at"].get<double>()));
@@ -80,33 +85,26 @@ std::string curve_text(const nlohmann::json &curve, std::string_view unit)
     return out + "\n";
 }
 
-std::string csv_escape(std::string s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 } // namespace
 
 std::string table_header()
 {
-    return fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", "probe", "device", "parameters", "value",
+    return fmt::format("{:<22} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", "probe", "device", "parameters", "value",
                        "unit", "cv%", "verified", "status");
 }
 
 std::string table_row(const ProbeResult &r)
 {
-    const std::string value = r.value ? fmt::format("{:.2f}", *r.value) : "-";
+    // Every figure in the unit a person reads it in: 116.46 µs, not 0.00 s.
+    const ReadableScale scale = readable_scale(r.value.value_or(0), r.unit);
+    const std::string value = r.value ? readable_number(*r.value, scale) : "-";
     const std::string cv = r.statistics ? fmt::format("{:.1f}", r.statistics->cv * 100) : "-";
     std::string status(to_string(r.status));
     if (r.error) status += ": " + *r.error;
     std::string row =
-        fmt::format("{:<18} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
-                    parameter_text(r.parameters), value, r.unit, cv, to_string(r.verification.status), status);
-    if (r.extra.is_object() && r.extra.contains("curve")) row += curve_text(r.extra["curve"], r.unit);
+        fmt::format("{:<22} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
+                    parameter_text(r.parameters), value, scale.unit, cv, to_string(r.verification.status), status);
+    if (r.extra.is_object() && r.extra.contains("curve")) row += curve_text(r.extra["curve"], scale);
     return row;
 }
 
@@ -173,68 +171,69 @@ std::string describe_backends(const nlohmann::json &backends)
     return out;
 }
 
-std::string csv_header()
-{
-    return "probe,backend,device,operation,element_bytes,array_bytes,value,unit,estimator,min,median,max,cv,"
-           "efficiency,verification,status,error\n";
-}
-
-std::string csv_rows(const nlohmann::json &doc)
-{
-    std::string out;
-    for (const auto &r : doc.at("results")) {
-        const auto &p = r.at("parameters");
-        const auto &s = r.at("statistics");
-        auto field = [](const nlohmann::json &v) -> std::string {
-            if (v.is_null()) return "";
-            return v.is_string() ? csv_escape(v.get<std::string>()) : v.dump();
-        };
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", field(r["probe"]),
-                           field(r["backend"]), field(r["device"]), field(p.value("operation", nlohmann::json())),
-                           field(p.value("element_bytes", nlohmann::json())),
-                           field(p.value("array_bytes", nlohmann::json())), field(r["value"]), field(r["unit"]),
-                           field(r["estimator"]), s.is_null() ? "" : field(s["min"]),
-                           s.is_null() ? "" : field(s["median"]), s.is_null() ? "" : field(s["max"]),
-                           s.is_null() ? "" : field(s["cv"]), field(r.value("efficiency", nlohmann::json())),
-                           field(r["verification"]["status"]), field(r["status"]), field(r["error"]));
-    }
-    return out;
-}
-
 std::string describe_device_text(const nlohmann::json &d)
 {
+    using nlohmann::json;
     std::string out = fmt::format("{}: {}\n", d["id"].get<std::string>(), d["name"].get<std::string>());
-    auto line = [&](const char *label, const nlohmann::json &v) {
-        std::string text;
-        if (v.is_null()) {
-            text = "unknown";
-        } else if (v.is_string()) {
-            text = v.get<std::string>();
-        } else {
-            text = v.dump();
-        }
+    const json unknown = d.value("unknown", json::object());
+    std::set<std::string> explained;
+    auto line = [&](std::string_view label, const std::string &text) {
         out += fmt::format("  {:<22} {}\n", label, text);
     };
-    for (const char *key : {"key", "type", "vendor", "api", "api_version", "driver_version", "uuid", "compute_units",
-                            "core_clock_khz", "memory_bus_width_bits", "memory_clock_khz", "peak_bandwidth_gbps"})
-        line(key, d[key]);
-    for (const char *key : {"total_memory_bytes", "free_memory_bytes"})
-        line(key, d[key].is_null() ? d[key] : nlohmann::json(format_size(d[key].get<uint64_t>())));
-    if (!d["pci"].is_null()) line("pci", d["pci"]);
-    for (const auto &c : d["caches"])
-        out += fmt::format("  cache L{} {:<14} {}{}\n", c["level"].get<int>(), c["kind"].get<std::string>(),
-                           format_size(c["bytes"].get<uint64_t>()),
-                           c["shared_by"].is_null() ? "" : fmt::format(", shared by {}", c["shared_by"].dump()));
-    for (const auto &h : d["heaps"])
-        out += fmt::format("  heap {} {:<15} {}\n", h["index"].dump(), format_size(h["bytes"].get<uint64_t>()),
-                           h["flags"].dump());
-    for (const auto &k : d["memory_kinds"])
-        out += fmt::format("  memory kind {} {:<30} {}\n", k["index"].dump(), k["name"].get<std::string>(),
-                           k["flags"].dump());
-    for (const auto &[key, value] : d["properties"].items())
-        out += fmt::format("  {:<22} {}\n", key, value.get<std::string>());
-    for (const auto &[key, value] : d["unknown"].items())
-        out += fmt::format("  {:<22} unknown: {}\n", key, value.get<std::string>());
+    // A field the API did not report reads "unknown", with the reason where one is given.
+    auto field = [&](std::string_view label, const char *key, auto &&text_of) {
+        const json &v = d.contains(key) ? d[key] : json();
+        if (!v.is_null()) return line(label, text_of(v));
+        explained.insert(key);
+        const json why = unknown.value(key, json());
+        line(label, why.is_string() ? "unknown: " + why.get<std::string>() : "unknown");
+    };
+    auto text = [](const json &v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+    auto size = [](const json &v) { return format_size(v.get<uint64_t>()); };
+    auto mhz = [](const json &v) { return fmt::format("{:.0f} MHz", v.get<double>() / 1000); };
+    field("key", "key", text);
+    field("type", "type", text);
+    field("vendor", "vendor", text);
+    field("api", "api", text);
+    field("api version", "api_version", text);
+    field("driver version", "driver_version", text);
+    // As lspci writes them: the address, then vendor:device in hex.
+    field("pci", "pci", [](const json &pci) {
+        std::string ids = "ids unknown";
+        if (pci.value("vendor_id", json()).is_number() && pci.value("device_id", json()).is_number())
+            ids = fmt::format("{:04x}:{:04x}", pci["vendor_id"].get<uint32_t>(), pci["device_id"].get<uint32_t>());
+        const json address = pci.value("address", json());
+        return address.is_string() ? address.get<std::string>() + " " + ids : ids + " (address unknown)";
+    });
+    field("uuid", "uuid", text);
+    field("total memory", "total_memory_bytes", size);
+    field("free memory", "free_memory_bytes", size);
+    field("compute units", "compute_units", text);
+    field("core clock", "core_clock_khz", mhz);
+    field("memory bus width", "memory_bus_width_bits", [](const json &v) { return v.dump() + " bits"; });
+    field("memory clock", "memory_clock_khz", mhz);
+    field("peak bandwidth", "peak_bandwidth_gbps", [&](const json &v) {
+        const json peak = d.value("peak", json::object());
+        const std::string source = peak.value("source", "");
+        return fmt::format("{:.1f} GB/s{}", v.get<double>(), source.empty() ? "" : " (" + source + ")");
+    });
+    for (const auto &c : d.value("caches", json::array()))
+        line(fmt::format("cache L{} {}", c["level"].get<int>(), c["kind"].get<std::string>()),
+             format_size(c["bytes"].get<uint64_t>()) +
+                 (c["shared_by"].is_null() ? "" : fmt::format(", shared by {}", c["shared_by"].dump())));
+    for (const auto &h : d.value("heaps", json::array()))
+        line(fmt::format("heap {}", h["index"].dump()),
+             fmt::format("{} ({})", format_size(h["bytes"].get<uint64_t>()),
+                         fmt::join(h["flags"].get<std::vector<std::string>>(), ", ")));
+    for (const auto &k : d.value("memory_kinds", json::array()))
+        line(fmt::format("memory kind {}", k["index"].dump()),
+             fmt::format("{} ({})", k["name"].get<std::string>(),
+                         fmt::join(k["flags"].get<std::vector<std::string>>(), ", ")));
+    const json properties = d.value("properties", json::object());
+    for (const auto &[key, value] : properties.items())
+        line(key, text(value));
+    for (const auto &[key, value] : unknown.items())
+        if (!explained.contains(key)) line(key, "unknown: " + text(value));
     return out;
 }
 

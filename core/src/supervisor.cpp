@@ -3,6 +3,7 @@
 // result appended to the journal at once, so a fault or an interrupt loses nothing
 // that finished.
 #include <vrambench/core/runner.hpp>
+#include <vrambench/core/version.hpp>
 #include <vrambench/core/worker.hpp>
 #include <vrambench/pattern.h>
 
@@ -18,12 +19,6 @@
 #include <random>
 #include <set>
 #include <unistd.h>
-
-#include "vrambench_git_commit.h"
-
-#ifndef VRAMBENCH_VERSION
-#define VRAMBENCH_VERSION "0.0.0"
-#endif
 
 namespace vrb {
 
@@ -191,8 +186,8 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
     nlohmann::json &doc = outcome.document;
     doc["schema_version"] = schema_version;
     doc["tool"] = {{"name", "vrambench"},
-                   {"version", VRAMBENCH_VERSION},
-                   {"git_commit", VRAMBENCH_GIT_COMMIT},
+                   {"version", tool_version()},
+                   {"git_commit", tool_git_commit()},
                    {"pattern_version", VRB_PATTERN_VERSION}};
     doc["run"] = {{"id", run_id()},       {"started", utc_now()},
                   {"finished", nullptr},  {"command_line", request.command_line},

@@ -175,7 +175,7 @@ TEST(Cli, CsvFormatHasAHeaderAndOneRowPerResult)
     args.insert(args.end(), {"--format", "csv"});
     const auto r = vrambench(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.out.rfind("probe,backend,device", 0), 0u);
+    EXPECT_EQ(r.out.rfind("row,probe,backend,device", 0), 0u);
     EXPECT_EQ(lines(r.out), 8u) << r.out;
 }
 

@@ -18,8 +18,10 @@ std::string table_row(const ProbeResult &result);
 // "vulkan:0: llvmpipe (Vulkan, 2 GiB, peak ...)" from a device as the result set records it.
 std::string device_heading(const nlohmann::json &device);
 
+// A result set as CSV: one row per result and one per point of a curve, under a
+// header whose column names carry their units; numbers print in full precision.
 std::string csv_header();
-std::string csv_rows(const nlohmann::json &document); // every result of a result set
+std::string csv_rows(const nlohmann::json &document);
 
 // `vrambench list` and `vrambench info`.
 // `vrambench list`: backends as describe_backends_in_workers() reports them.

@@ -1,0 +1,90 @@
+// `vrambench compare BASE OTHER [MORE...]`: the same figures of several result sets
+// side by side, and a gate for pipelines (--fail-below).
+#include "commands.hpp"
+
+#include <vrambench/core/compare.hpp>
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/result.hpp>
+#include <vrambench/core/schema.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace vrb::cli {
+
+namespace {
+
+struct CompareOptions {
+    std::vector<std::string> files;
+    std::string match = "model";
+    std::string format = "text";
+    double fail_below = 0; // 0: no gate
+};
+
+nlohmann::json read_valid_result_set(const std::string &file)
+{
+    nlohmann::json document = read_result_file(file);
+    if (const auto violation = validate_result_json(document))
+        throw UsageError(fmt::format("{}: does not match schema v{}: at {}: {}", file, schema_version, violation->path,
+                                     violation->message));
+    return document;
+}
+
+int run_compare(const CompareOptions &o)
+{
+    if (o.files.size() < 2) throw UsageError("compare needs a base result file and at least one other");
+    // Every file is read and checked before anything is printed, so a bad one costs no partial output.
+    std::vector<nlohmann::json> documents;
+    for (const auto &file : o.files)
+        documents.push_back(read_valid_result_set(file));
+    const DeviceMatch match = o.match == "card" ? DeviceMatch::card : DeviceMatch::model;
+    std::vector<Comparison> comparisons;
+    for (std::size_t i = 1; i < documents.size(); ++i)
+        comparisons.push_back(compare_result_sets(documents[0], o.files[0], documents[i], o.files[i], match));
+
+    std::string out;
+    if (o.format == "json")
+        out = compare_json(comparisons).dump(2) + "\n";
+    else if (o.format == "csv")
+        out = compare_csv(comparisons);
+    else if (o.format == "markdown")
+        out = compare_markdown(comparisons);
+    else
+        out = compare_text(comparisons);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+
+    if (o.fail_below <= 0) return 0;
+    const auto below = figures_below(comparisons, o.fail_below);
+    for (const ComparedFigure *f : below)
+        std::fprintf(stderr, "vrambench: below %g: %s %s%s%s on %s: ratio %.3f\n", o.fail_below, f->probe.c_str(),
+                     f->parameters_text.c_str(), f->point.empty() ? "" : " at ", f->point.c_str(),
+                     f->other_device.c_str(), *f->ratio);
+    return below.empty() ? 0 : static_cast<int>(ExitCode::below_threshold);
+}
+
+} // namespace
+
+void add_compare_command(CLI::App &app)
+{
+    auto options = std::make_shared<CompareOptions>();
+    auto *compare = app.add_subcommand(
+        "compare", "Line up the figures of result sets against the first (the base), with ratios and noise");
+    compare->add_option("files", options->files, "BASE.json OTHER.json [MORE.json ...]")->required()->expected(2, -1);
+    compare
+        ->add_option("--match", options->match,
+                     "Pair devices by card (the same physical card: PCI address or UUID) or model (PCI ids "
+                     "and memory size)")
+        ->check(CLI::IsMember({"card", "model"}));
+    compare->add_option("--format", options->format, "text, json, csv or markdown")
+        ->check(CLI::IsMember({"text", "json", "csv", "markdown"}));
+    compare
+        ->add_option("--fail-below", options->fail_below,
+                     "Exit 5 when any ratio (above 1 is better) is below this, e.g. 0.95")
+        ->check(CLI::PositiveNumber);
+    set_runner(compare, [options] { return run_compare(*options); });
+}
+
+} // namespace vrb::cli

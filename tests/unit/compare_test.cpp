@@ -1,0 +1,217 @@
+#include <vrambench/core/compare.hpp>
+#include <vrambench/core/schema.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace {
+
+using vrb::ComparedFigure;
+using vrb::Comparison;
+using vrb::DeviceMatch;
+
+// Hand-made result sets: two nodes with two H200s each, and node a's first card
+// measured again through Vulkan.
+nlohmann::json fixture(const std::string &name)
+{
+    return vrb::read_result_file(std::string(VRAMBENCH_TEST_DATA) + "/compare/" + name);
+}
+
+Comparison compare(const std::string &base, const std::string &other, DeviceMatch match)
+{
+    return vrb::compare_result_sets(fixture(base), base, fixture(other), other, match);
+}
+
+const ComparedFigure *find(const Comparison &c, const std::string &device, const std::string &probe,
+                           const std::string &operation, const std::string &point = "")
+{
+    for (const auto &f : c.figures)
+        if (f.base_device == device && f.probe == probe && f.parameters.value("operation", "") == operation &&
+            f.point == point)
+            return &f;
+    return nullptr;
+}
+
+bool listed(const std::vector<std::string> &lines, const std::string &needle)
+{
+    return std::any_of(lines.begin(), lines.end(),
+                       [&](const std::string &line) { return line.find(needle) != std::string::npos; });
+}
+
+} // namespace
+
+TEST(Compare, TheFixturesAreValidResultSets)
+{
+    for (const char *name : {"node-a.json", "node-b.json", "node-a-vulkan.json"}) {
+        const auto violation = vrb::validate_result_json(fixture(name));
+        EXPECT_FALSE(violation) << name << ": " << violation->path << ": " << violation->message;
+    }
+}
+
+TEST(Compare, MatchingByCardLinesUpOneCardSeenThroughTwoApis)
+{
+    const Comparison c = compare("node-a.json", "node-a-vulkan.json", DeviceMatch::card);
+    ASSERT_EQ(c.devices.size(), 1u);
+    EXPECT_EQ(c.devices[0].base_id, "cuda:0");
+    EXPECT_EQ(c.devices[0].other_id, "vulkan:0");
+    EXPECT_EQ(c.devices[0].match, "pci:0000:19:00.0");
+    const ComparedFigure *read = find(c, "cuda:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->other_device, "vulkan:0");
+    EXPECT_DOUBLE_EQ(*read->ratio, 3998.0 / 4002.0);
+    EXPECT_TRUE(listed(c.only_in_base, "device cuda:1"));
+}
+
+TEST(Compare, MatchingByCardKeepsTwoHostsCardsApart)
+{
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::card);
+    EXPECT_TRUE(c.devices.empty());
+    EXPECT_TRUE(c.figures.empty());
+    EXPECT_EQ(c.only_in_base.size(), 2u);
+    EXPECT_EQ(c.only_in_other.size(), 2u);
+}
+
+TEST(Compare, MatchingByModelLinesUpTwoHostsCardsInTheOrderOfTheirKeys)
+{
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::model);
+    ASSERT_EQ(c.devices.size(), 2u);
+    EXPECT_EQ(c.devices[0].base_id, "cuda:0");
+    EXPECT_EQ(c.devices[0].other_id, "cuda:0");
+    EXPECT_EQ(c.devices[0].match, "10de:2335, 140.4 GiB");
+    EXPECT_EQ(c.devices[1].base_id, "cuda:1");
+    EXPECT_EQ(c.devices[1].other_id, "cuda:1");
+}
+
+TEST(Compare, AFigureMeasuredWithOtherRepetitionsIsStillTheSameFigure)
+{
+    // node b's stream read ran 10 repetitions, node a's 5: how, not what.
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::model);
+    const ComparedFigure *read = find(c, "cuda:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_FALSE(read->parameters.contains("repetitions"));
+    EXPECT_EQ(read->parameters["array_bytes"], 1073741824);
+}
+
+TEST(Compare, AFasterCardHasARatioAboveOneBeyondTheNoise)
+{
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::model);
+    const ComparedFigure *read = find(c, "cuda:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_DOUBLE_EQ(*read->base, 4002.0);
+    EXPECT_DOUBLE_EQ(*read->other, 4202.0);
+    EXPECT_DOUBLE_EQ(*read->ratio, 4202.0 / 4002.0);
+    EXPECT_FALSE(read->lower_is_better);
+    EXPECT_EQ(read->test.verdict, vrb::RankTest::Verdict::beyond_noise);
+    EXPECT_NEAR(*read->test.p, 2.0 / 252, 1e-12);
+    const ComparedFigure *slow = find(c, "cuda:1", "bandwidth.stream", "read");
+    ASSERT_TRUE(slow);
+    EXPECT_LT(*slow->ratio, 1);
+}
+
+TEST(Compare, LatencyRatiosAreInvertedSoAboveOneIsBetter)
+{
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::model);
+    const ComparedFigure *memory = find(c, "cuda:0", "latency.chase", "chase", "plateau memory");
+    ASSERT_TRUE(memory);
+    EXPECT_TRUE(memory->lower_is_better);
+    EXPECT_DOUBLE_EQ(*memory->ratio, 601.0 / 661.0); // slower memory: below 1
+    EXPECT_EQ(memory->kind, ComparedFigure::Kind::plateau);
+    const ComparedFigure *l1 = find(c, "cuda:0", "latency.chase", "chase", "working_set_bytes 4 KiB");
+    ASSERT_TRUE(l1);
+    EXPECT_DOUBLE_EQ(*l1->ratio, 20.2 / 20.3);
+    EXPECT_EQ(l1->kind, ComparedFigure::Kind::point);
+    EXPECT_EQ(l1->test.verdict, vrb::RankTest::Verdict::within_noise); // 3 samples a side never reach p < 0.05
+    EXPECT_TRUE(vrb::lower_is_better("time", "s"));
+    EXPECT_TRUE(vrb::lower_is_better("other", "ns"));
+    EXPECT_FALSE(vrb::lower_is_better("capacity", "bytes"));
+}
+
+TEST(Compare, RowsInOneFileOnlyAreListedNotDropped)
+{
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::model);
+    EXPECT_TRUE(listed(c.only_in_base, "bandwidth.stream operation=triad")) << c.only_in_base.front();
+    EXPECT_TRUE(listed(c.only_in_other, "bandwidth.stream operation=copy"));
+    EXPECT_TRUE(listed(c.only_in_base, "at working_set_bytes 16 KiB"));
+    EXPECT_TRUE(listed(c.only_in_other, "at working_set_bytes 32 KiB"));
+    EXPECT_FALSE(find(c, "cuda:0", "bandwidth.stream", "triad"));
+}
+
+TEST(Compare, ASingleSampleIsTooFewForTheRankTest)
+{
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::model);
+    const ComparedFigure *alloc = find(c, "cuda:0", "capacity.max-alloc", "largest-allocation");
+    ASSERT_TRUE(alloc);
+    EXPECT_DOUBLE_EQ(*alloc->ratio, 1.0);
+    EXPECT_EQ(alloc->test.verdict, vrb::RankTest::Verdict::too_few_samples);
+    EXPECT_FALSE(alloc->test.p);
+}
+
+TEST(Compare, TheGateNamesEveryFigureBelowItsRatio)
+{
+    const std::vector<Comparison> c{compare("node-a.json", "node-b.json", DeviceMatch::model)};
+    const auto below = vrb::figures_below(c, 0.95);
+    ASSERT_FALSE(below.empty());
+    for (const ComparedFigure *f : below)
+        EXPECT_LT(*f->ratio, 0.95);
+    EXPECT_TRUE(
+        std::any_of(below.begin(), below.end(), [](const ComparedFigure *f) { return f->base_device == "cuda:1"; }));
+    EXPECT_TRUE(vrb::figures_below(c, 0.5).empty());
+}
+
+TEST(Compare, EveryFormatStatesTheTestAndKeepsTheRowsOfOneFile)
+{
+    const std::vector<Comparison> c{compare("node-a.json", "node-b.json", DeviceMatch::model)};
+    const std::string text = vrb::compare_text(c);
+    EXPECT_NE(text.find("Mann-Whitney U"), std::string::npos) << text;
+    EXPECT_NE(text.find("only in BASE (node-a.json)"), std::string::npos) << text;
+    EXPECT_NE(text.find("beyond noise"), std::string::npos) << text;
+    EXPECT_NE(text.find("too few samples"), std::string::npos) << text;
+    const std::string markdown = vrb::compare_markdown(c);
+    EXPECT_NE(markdown.find("Mann-Whitney U"), std::string::npos);
+    EXPECT_NE(markdown.find("| figure | base | other |"), std::string::npos);
+    const std::string csv = vrb::compare_csv(c);
+    EXPECT_NE(csv.find("only-in-other"), std::string::npos);
+    EXPECT_NE(csv.find("mann-whitney-u exact"), std::string::npos);
+    const nlohmann::json j = vrb::compare_json(c);
+    EXPECT_EQ(j["test"]["name"], "two-sided Mann-Whitney U");
+    EXPECT_EQ(j["comparisons"][0]["figures"].size(), c[0].figures.size());
+}
+
+TEST(Compare, AFigureThatFailedOnOneSideHasNoRatioAndCannotTripTheGate)
+{
+    auto other = fixture("node-b.json");
+    for (auto &r : other["results"])
+        if (r["device"] == "cuda:1") {
+            r["value"] = nullptr;
+            r["status"] = "failed";
+            r["error"] = "the device was lost";
+        }
+    const std::vector<Comparison> c{
+        vrb::compare_result_sets(fixture("node-a.json"), "a", other, "b", DeviceMatch::model)};
+    const ComparedFigure *lost = find(c[0], "cuda:1", "bandwidth.stream", "read");
+    ASSERT_TRUE(lost);
+    EXPECT_FALSE(lost->ratio);
+    EXPECT_NE(vrb::compare_text(c).find("no figure"), std::string::npos);
+    for (const ComparedFigure *f : vrb::figures_below(c, 0.95))
+        EXPECT_NE(f->base_device, "cuda:1");
+}
+
+TEST(Compare, OneCardSeenThroughTwoApisPairsWithTheSameApiFirst)
+{
+    // The base measured node a's first card through CUDA and Vulkan; the other file
+    // only through Vulkan: Vulkan pairs with Vulkan, CUDA's figures are only in the base.
+    auto base = fixture("node-a.json");
+    const auto vulkan = fixture("node-a-vulkan.json");
+    base["devices"].push_back(vulkan["devices"][0]);
+    base["results"].push_back(vulkan["results"][0]);
+    const Comparison c = vrb::compare_result_sets(base, "a", vulkan, "v", DeviceMatch::card);
+    ASSERT_EQ(c.devices.size(), 1u);
+    EXPECT_EQ(c.devices[0].base_id, "vulkan:0");
+    EXPECT_EQ(c.devices[0].other_id, "vulkan:0");
+    EXPECT_TRUE(listed(c.only_in_base, "device cuda:0"));
+    const ComparedFigure *read = find(c, "vulkan:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_DOUBLE_EQ(*read->ratio, 1.0);
+}
