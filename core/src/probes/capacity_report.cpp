@@ -21,7 +21,7 @@ class CapacityReportProbe final : public Probe {
         return "total and free memory as the API reports them, device-wide and per memory heap";
     }
 
-    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    ProbePlan plan(const DeviceRecord &, const ProbeOptions &) const override
     {
         ProbePlan p;
         p.reason = "budget";
