@@ -12,26 +12,18 @@ namespace vrb::cpu {
 
 namespace {
 
-std::string read_line(const std::string &path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
 // Which of the three sources answered; nothing where none did.
 const char *fill_caches(vrb_device_info &info)
 {
     for (int index = 0; index < 8 && info.cache_count < VRB_MAX_CACHES; ++index) {
         const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
-        const std::string level = read_line(dir + "level");
+        const std::string level = read_first_line(dir + "level");
         if (level.empty()) break;
-        const std::string type = read_line(dir + "type");
+        const std::string type = read_first_line(dir + "type");
         vrb_cache_info &c = info.caches[info.cache_count++];
         c.level = static_cast<uint32_t>(std::stoul(level));
-        c.bytes = parse_cache_size(read_line(dir + "size"));
-        c.shared_by = count_cpu_list(read_line(dir + "shared_cpu_list"));
+        c.bytes = parse_cache_size(read_first_line(dir + "size"));
+        c.shared_by = count_cpu_list(read_first_line(dir + "shared_cpu_list"));
         plugin::copy_string(c.kind, type == "Data" ? "data" : type == "Instruction" ? "instruction" : "unified");
     }
     if (info.cache_count > 0) return "sysfs cache topology";
@@ -66,6 +58,14 @@ const char *fill_caches(vrb_device_info &info)
 }
 
 } // namespace
+
+std::string read_first_line(const std::string &path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
 
 uint64_t parse_cache_size(const std::string &text)
 {

@@ -17,6 +17,8 @@ namespace vrb::cpu {
 // value holds 79 characters).
 void describe_cpu_caches(vrb_device_info &info, const std::string &prefix = {});
 
+// The first line of a file such as a sysfs attribute; empty when it cannot be read.
+std::string read_first_line(const std::string &path);
 // "48K", "1024K", "32M" as sysfs writes cache sizes; 0 for an empty text.
 uint64_t parse_cache_size(const std::string &text);
 // The number of CPUs in a sysfs list such as "0-3,8-11".

@@ -12,14 +12,6 @@ namespace vrb::host {
 
 namespace {
 
-std::string read_line(const std::string &path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
 std::string cpuinfo_field(const char *field)
 {
     std::ifstream in("/proc/cpuinfo");
@@ -81,7 +73,7 @@ void describe_host(vrb_device_info &info, unsigned workers)
     info.heaps[0].budget_bytes = info.free_memory_bytes;
     info.heaps[0].flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_HOST_MEMORY;
     plugin::add_property(info, "worker_threads", std::to_string(workers) + " (one pinned per allowed CPU)");
-    const std::string thp = read_line("/sys/kernel/mm/transparent_hugepage/enabled");
+    const std::string thp = cpu::read_first_line("/sys/kernel/mm/transparent_hugepage/enabled");
     if (!thp.empty()) plugin::add_property(info, "transparent_hugepages", thp);
 }
 
