@@ -1,7 +1,7 @@
 // The subcommands of the vrambench executable and the options they share.
 #pragma once
 
-#include <vrambench/core/result_index.hpp>
+#include <vrambench/core/results/result_index.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -2,10 +2,10 @@
 // side by side, and a gate for pipelines (--fail-below).
 #include "commands.hpp"
 
-#include <vrambench/core/compare.hpp>
+#include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/result.hpp>
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/result.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 #include "commands.hpp"
 
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/report.hpp>
-#include <vrambench/core/result.hpp>
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/report.hpp>
+#include <vrambench/core/results/result.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <fmt/format.h>
 

@@ -2,9 +2,9 @@
 #include "commands.hpp"
 
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/html_report.hpp>
-#include <vrambench/core/result.hpp>
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/publishing/html_report.hpp>
+#include <vrambench/core/results/result.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <fmt/format.h>
 

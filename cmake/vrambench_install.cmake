@@ -5,7 +5,7 @@
 #   lib/cmake/vrambench/               the CMake package: find_package(vrambench) gives
 #                                      vrambench::plugin_sdk, vrambench_add_backend(),
 #                                      vrambench_VERSION and vrambench_ABI_VERSION (dev)
-# The executable finds the modules at ../lib/vrambench beside it (core/src/registry.cpp).
+# The executable finds the modules at ../lib/vrambench beside it (core/src/modules/registry.cpp).
 include(CMakePackageConfigHelpers)
 
 install(TARGETS vrambench RUNTIME DESTINATION bin COMPONENT core)
@@ -14,6 +14,8 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/plugin.h
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/pattern.h
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/plugin_support.hpp
+  ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/plugin_table.hpp
+  ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/external_handle.hpp
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/operation.hpp
   DESTINATION include/vrambench COMPONENT dev)
 

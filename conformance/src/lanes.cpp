@@ -1,6 +1,6 @@
 #include "lanes.hpp"
 
-#include <vrambench/core/traffic.hpp>
+#include <vrambench/core/measurement/traffic.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>

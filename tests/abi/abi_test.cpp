@@ -1,8 +1,8 @@
 // The loader against modules that break the ABI in every way it names.
-#include <vrambench/core/backend.hpp>
-#include <vrambench/core/external.hpp>
-#include <vrambench/core/registry.hpp>
-#include <vrambench/core/runner.hpp>
+#include <vrambench/core/modules/backend.hpp>
+#include <vrambench/core/modules/external.hpp>
+#include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // address in the JSON, and an allocation failure mid-way is recorded, not fatal.
 #include "run_process.hpp"
 
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <gtest/gtest.h>
 

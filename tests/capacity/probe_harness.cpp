@@ -1,6 +1,6 @@
 #include "probe_harness.hpp"
 
-#include <vrambench/core/runner.hpp>
+#include <vrambench/core/run/runner.hpp>
 
 #include <cstdlib>
 #include <stdexcept>

@@ -4,8 +4,8 @@
 #include "capacity_budget.hpp"
 #include "probe_harness.hpp"
 
-#include <vrambench/core/runner.hpp>
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/run/runner.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // exit code; bad input gets one clear line on stderr and leaves no partial file.
 #include "run_process.hpp"
 
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/schema.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>

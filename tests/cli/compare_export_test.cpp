@@ -2,7 +2,7 @@
 // corrupt file named, and CSV that reads back as the JSON it came from.
 #include "run_process.hpp"
 
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // write that fails fails the run while the journal keeps every result.
 #include "run_process.hpp"
 
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <gtest/gtest.h>
 

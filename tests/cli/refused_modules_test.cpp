@@ -2,7 +2,7 @@
 // records for a module that is broken or named like one found before it.
 #include "run_process.hpp"
 
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // template (plugins/template, built beside the tests and never installed), and each
 // file named in VRAMBENCH_CONFORMANCE_MODULES (':'-separated).
 #include <vrambench/conformance/kit.hpp>
-#include <vrambench/core/registry.hpp>
+#include <vrambench/core/modules/registry.hpp>
 
 #include <gtest/gtest.h>
 

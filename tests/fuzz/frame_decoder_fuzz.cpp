@@ -1,5 +1,5 @@
 // Any bytes from a worker: decoded into frames or refused as a protocol error.
-#include <vrambench/core/worker_protocol.hpp>
+#include <vrambench/core/run/worker_protocol.hpp>
 
 #include <cstdint>
 

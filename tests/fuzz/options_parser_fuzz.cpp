@@ -3,7 +3,7 @@
 #include "commands.hpp"
 
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <CLI/CLI.hpp>
 

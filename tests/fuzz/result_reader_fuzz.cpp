@@ -1,7 +1,7 @@
 // Any bytes as a result file: refused with a UsageError or accepted and validated,
 // never a crash, a hang or an undefined operation.
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <cstddef>
 #include <cstdint>

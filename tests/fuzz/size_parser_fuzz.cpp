@@ -1,6 +1,6 @@
 // Any text as --size or --memory-limit: a number of bytes or a UsageError.
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <cstdint>
 #include <cstdlib>

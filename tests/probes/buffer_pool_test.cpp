@@ -1,6 +1,6 @@
 // The run's buffer pool, on a mock device with 64 MiB of memory that refuses more.
-#include <vrambench/core/backend.hpp>
-#include <vrambench/core/registry.hpp>
+#include <vrambench/core/modules/backend.hpp>
+#include <vrambench/core/modules/registry.hpp>
 
 #include <gtest/gtest.h>
 

@@ -3,10 +3,10 @@
 // through an opaque fd and host->vulkan through a host pointer verify both ways, the
 // bandwidth on imported memory is measured beside the device's own, sync is skipped with
 // its reason, and no probe leaves a file descriptor open.
-#include <vrambench/core/external.hpp>
-#include <vrambench/core/probe.hpp>
-#include <vrambench/core/registry.hpp>
-#include <vrambench/core/runner.hpp>
+#include <vrambench/core/modules/external.hpp>
+#include <vrambench/core/probes/probe.hpp>
+#include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>
 

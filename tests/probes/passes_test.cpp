@@ -2,8 +2,8 @@
 // pass: the time grows with the passes. A backend that launched once per pass would
 // pass this too; one whose compiler hoisted or dropped repeated passes (each pass's
 // loads the same, only the last answer kept) would not.
-#include <vrambench/core/backend.hpp>
-#include <vrambench/core/registry.hpp>
+#include <vrambench/core/modules/backend.hpp>
+#include <vrambench/core/modules/registry.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 

@@ -1,8 +1,8 @@
 #include "../unit/described_device.hpp"
 #include "curve_plan.hpp"
 
-#include <vrambench/core/plan.hpp>
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/planning/plan.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <gtest/gtest.h>
 

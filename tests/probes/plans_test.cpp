@@ -1,7 +1,7 @@
 #include "chain.hpp"
 #include "curve_plan.hpp"
 
-#include <vrambench/core/device_record.hpp>
+#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/error.hpp>
 
 #include <gtest/gtest.h>

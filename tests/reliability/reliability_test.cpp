@@ -3,7 +3,7 @@
 // verified, and an interrupted run keeps every result that finished.
 #include "run_process.hpp"
 
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <gtest/gtest.h>
 

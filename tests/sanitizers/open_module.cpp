@@ -1,7 +1,7 @@
 // Opens one backend module as vrambench does, describes and opens every device, and
 // returns from main, so the sanitizers' checks at exit (LeakSanitizer) cover all the
 // module and its driver did. The leak tests run it as a child process.
-#include <vrambench/core/registry.hpp>
+#include <vrambench/core/modules/registry.hpp>
 
 #include <cstdio>
 #include <exception>

@@ -3,7 +3,7 @@
 // fault fails with a reason a plugin author can act on.
 #include "run_process.hpp"
 
-#include <vrambench/core/registry.hpp>
+#include <vrambench/core/modules/registry.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include <vrambench/core/compare.hpp>
-#include <vrambench/core/schema.hpp>
+#include <vrambench/core/publishing/compare.hpp>
+#include <vrambench/core/results/schema.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // device table, the peak choice and the planner without the hardware.
 #pragma once
 
-#include <vrambench/core/device_record.hpp>
+#include <vrambench/core/results/device_record.hpp>
 
 #include <cstdio>
 #include <string>

@@ -1,4 +1,4 @@
-#include <vrambench/core/device_record.hpp>
+#include <vrambench/core/results/device_record.hpp>
 
 #include <gtest/gtest.h>
 

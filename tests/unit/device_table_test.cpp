@@ -1,7 +1,7 @@
 #include "described_device.hpp"
 
-#include <vrambench/core/device_table.hpp>
-#include <vrambench/core/peak.hpp>
+#include <vrambench/core/planning/device_table.hpp>
+#include <vrambench/core/planning/peak.hpp>
 
 #include <gtest/gtest.h>
 

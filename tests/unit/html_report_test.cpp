@@ -1,8 +1,8 @@
 // The report's data (what each chart and table holds) and its page (what is inlined and
 // how the data is kept from closing its script element).
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/html_report.hpp>
-#include <vrambench/core/result_index.hpp>
+#include <vrambench/core/publishing/html_report.hpp>
+#include <vrambench/core/results/result_index.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

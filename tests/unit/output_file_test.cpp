@@ -1,7 +1,7 @@
 // `-o PATH` keeps what PATH is: a link is followed and its target replaced atomically,
 // a FIFO or a device is written in place, and a write that fails says why.
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/output_file.hpp>
+#include <vrambench/core/results/output_file.hpp>
 
 #include <gtest/gtest.h>
 

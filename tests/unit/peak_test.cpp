@@ -1,5 +1,5 @@
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/peak.hpp>
+#include <vrambench/core/planning/peak.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include <vrambench/core/plateaus.hpp>
+#include <vrambench/core/measurement/plateaus.hpp>
 
 #include <gtest/gtest.h>
 

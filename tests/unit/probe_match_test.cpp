@@ -1,4 +1,4 @@
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <gtest/gtest.h>
 

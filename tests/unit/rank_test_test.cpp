@@ -1,4 +1,4 @@
-#include <vrambench/core/rank_test.hpp>
+#include <vrambench/core/publishing/rank_test.hpp>
 
 #include <gtest/gtest.h>
 

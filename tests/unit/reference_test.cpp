@@ -2,7 +2,7 @@
 // seed, one whitening word per block), not by hashing each lane: they must equal the
 // lane-by-lane formula of pattern.h wherever a range starts and however it crosses
 // blocks.
-#include <vrambench/core/reference.hpp>
+#include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/pattern.h>
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // What `vrambench run` prints as its table and `vrambench info` as a device, compared
 // with the text kept in tests/data/golden: units a person reads, no JSON fragments.
-#include <vrambench/core/readable.hpp>
-#include <vrambench/core/report.hpp>
-#include <vrambench/core/result.hpp>
+#include <vrambench/core/results/readable.hpp>
+#include <vrambench/core/results/report.hpp>
+#include <vrambench/core/results/result.hpp>
 
 #include <gtest/gtest.h>
 

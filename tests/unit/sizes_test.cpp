@@ -1,5 +1,5 @@
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include <vrambench/core/statistics.hpp>
+#include <vrambench/core/measurement/statistics.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include <vrambench/core/traffic.hpp>
+#include <vrambench/core/measurement/traffic.hpp>
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
-#include <vrambench/core/module_text.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 
 #include <fmt/format.h>
 

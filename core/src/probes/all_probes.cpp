@@ -3,7 +3,7 @@
 #include "interop_probes.hpp"
 #include "stream_plan.hpp"
 
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 namespace vrb {
 

@@ -5,8 +5,8 @@
 #include "capacity_result.hpp"
 #include "capacity_touch.hpp"
 
-#include <vrambench/core/measure.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 // desktop or another job of the memory it needs.
 #pragma once
 
-#include <vrambench/core/plan.hpp>
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/planning/plan.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "capacity_largest.hpp"
 
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include "capacity_probes.hpp"
 #include "capacity_result.hpp"
 
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 

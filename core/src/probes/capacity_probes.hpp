@@ -3,7 +3,7 @@
 // whether every byte of it holds what was written. docs/capacity.md defines each figure.
 #pragma once
 
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <memory>
 

@@ -4,7 +4,7 @@
 // device was opened; free memory may have moved since.
 #include "capacity_probes.hpp"
 
-#include <vrambench/core/measure.hpp>
+#include <vrambench/core/measurement/measure.hpp>
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "capacity_result.hpp"
 
-#include <vrambench/core/measure.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 
 #include "capacity_budget.hpp"
 
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 namespace vrb::capacity {
 

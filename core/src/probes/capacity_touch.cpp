@@ -1,7 +1,7 @@
 #include "capacity_touch.hpp"
 #include "curve.hpp"
 
-#include <vrambench/core/measure.hpp>
+#include <vrambench/core/measurement/measure.hpp>
 #include <vrambench/operation.hpp>
 
 #include <fmt/format.h>

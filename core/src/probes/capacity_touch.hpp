@@ -4,7 +4,7 @@
 // itself, so a CHECK that reports nothing is not taken on trust.
 #pragma once
 
-#include <vrambench/core/backend.hpp>
+#include <vrambench/core/modules/backend.hpp>
 #include <vrambench/pattern.h>
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "curve.hpp"
 
-#include <vrambench/core/parallel.hpp>
+#include <vrambench/core/measurement/parallel.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 

@@ -3,8 +3,8 @@
 // that keeps every point with its samples and names the plateaus found on it.
 #pragma once
 
-#include <vrambench/core/measure.hpp>
-#include <vrambench/core/plateaus.hpp>
+#include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/measurement/plateaus.hpp>
 
 #include <functional>
 #include <span>

@@ -2,8 +2,8 @@
 // and the checks that refuse a malformed plan before anything is allocated.
 #pragma once
 
-#include <vrambench/core/plateaus.hpp>
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/measurement/plateaus.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 namespace vrb {
 

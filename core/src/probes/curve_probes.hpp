@@ -1,7 +1,7 @@
 // The probes that measure curves and access patterns, registered in all_probes.cpp.
 #pragma once
 
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <memory>
 

@@ -6,7 +6,7 @@
 #include "interop_pairs.hpp"
 #include "interop_probes.hpp"
 
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 

@@ -6,8 +6,8 @@
 #include "interop_pairs.hpp"
 #include "interop_probes.hpp"
 
-#include <vrambench/core/reference.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/reference.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 

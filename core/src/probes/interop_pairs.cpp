@@ -2,7 +2,7 @@
 
 #include "curve.hpp"
 
-#include <vrambench/core/measure.hpp>
+#include <vrambench/core/measurement/measure.hpp>
 
 #include <fmt/format.h>
 

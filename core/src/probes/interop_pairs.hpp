@@ -4,8 +4,8 @@
 // backends loaded here (host->vulkan by host pointer, cuda->vulkan on the same card).
 #pragma once
 
-#include <vrambench/core/external.hpp>
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/modules/external.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <memory>
 #include <optional>

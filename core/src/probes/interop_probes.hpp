@@ -1,7 +1,7 @@
 // The interop probes: one allocation seen through two APIs (docs/interop.md).
 #pragma once
 
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <memory>
 

@@ -3,7 +3,7 @@
 #include "curve_plan.hpp"
 #include "stream_plan.hpp"
 
-#include <vrambench/core/traffic.hpp>
+#include <vrambench/core/measurement/traffic.hpp>
 
 #include <fmt/format.h>
 

@@ -2,8 +2,8 @@
 // run() will use, from the same plan functions, and the runs those sizes cost.
 #pragma once
 
-#include <vrambench/core/plan.hpp>
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/planning/plan.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 namespace vrb {
 

@@ -4,10 +4,10 @@
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
-#include <vrambench/core/measure.hpp>
-#include <vrambench/core/module_text.hpp>
-#include <vrambench/core/reference.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/measurement/reference.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 

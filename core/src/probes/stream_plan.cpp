@@ -3,7 +3,7 @@
 #include "curve_plan.hpp"
 
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 

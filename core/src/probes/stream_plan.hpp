@@ -1,7 +1,7 @@
 // How big and how often bandwidth.stream runs, derived from the device and the suite.
 #pragma once
 
-#include <vrambench/core/probe.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 namespace vrb {
 

@@ -1,6 +1,6 @@
 #include "stream_point.hpp"
 
-#include <vrambench/core/reference.hpp>
+#include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 

@@ -5,8 +5,8 @@
 #include "probe_plans.hpp"
 #include "stream_point.hpp"
 
-#include <vrambench/core/module_text.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 

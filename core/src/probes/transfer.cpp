@@ -5,9 +5,9 @@
 #include "curve_probes.hpp"
 #include "probe_plans.hpp"
 
-#include <vrambench/core/module_text.hpp>
-#include <vrambench/core/reference.hpp>
-#include <vrambench/core/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/measurement/reference.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 

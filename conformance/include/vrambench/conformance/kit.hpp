@@ -10,7 +10,7 @@
 // with its expected and actual values.
 #pragma once
 
-#include <vrambench/core/backend.hpp>
+#include <vrambench/core/modules/backend.hpp>
 
 #include <cstdint>
 #include <filesystem>

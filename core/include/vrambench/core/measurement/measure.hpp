@@ -1,0 +1,43 @@
+// Timing one operation the way every probe must: warm-up runs first, then
+// repetitions, every duration checked, statistics over the raw samples.
+#pragma once
+
+#include <vrambench/core/probes/probe.hpp>
+#include <vrambench/core/measurement/traffic.hpp>
+
+namespace vrb {
+
+struct Timing {
+    std::vector<double> seconds;
+    vrb_op_output output{};
+};
+
+// Runs `warmups` untimed runs, then `repetitions` timed ones. Throws BackendError
+// when the backend fails, and RunError when a duration is zero, negative or not
+// finite: such a timer is broken and no figure can come from it.
+Timing time_operation(Device &device, const vrb_operation &op, uint32_t warmups, uint32_t repetitions);
+
+// Fills in a bandwidth result from a timing: samples in GB/s from `bytes` per run,
+// statistics, the chosen estimator and efficiency against the device's peak. A figure
+// above the peak is "suspect" only past the last-level cache: `footprint` is the distinct
+// bytes one pass touches (0: unknown, taken as past every cache), and a footprint inside
+// the cache is a cache figure, which beats the memory's peak by nature.
+void set_bandwidth(ProbeResult &result, const Timing &timing, uint64_t bytes, const ProbeContext &ctx,
+                   uint64_t footprint = 0);
+
+// Whether a figure is suspect: above the peak with a footprint past the last-level cache.
+// `last_level` 0 (unknown) counts every footprint as past it.
+bool is_suspect(double gb_per_s, std::optional<double> peak, uint64_t footprint, uint64_t last_level);
+
+// Refuses a run a backend answered with a duration that is zero, negative or not
+// finite, or without saying which timer timed it: RunError naming the backend.
+void check_timing(const std::vector<double> &seconds, const vrb_op_output &output, std::string_view backend);
+
+// The name of a timer kind; throws RunError for a kind the ABI does not define (an
+// output whose timer was never set is 0), rather than guessing one.
+std::string_view timer_name(uint32_t timer);
+
+// A result skeleton with probe, backend, device and estimator filled in.
+ProbeResult make_result(const ProbeContext &ctx, std::string_view probe);
+
+} // namespace vrb

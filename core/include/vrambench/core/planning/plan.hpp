@@ -1,0 +1,81 @@
+// What a run will do, before it does it: every probe's sizes, the rule that chose them,
+// the peak and the last-level cache with their sources, and what it should cost in time.
+//
+// The estimate is a function of the plan: each probe lists the runs it will make (bytes
+// moved, dependent loads, the shortest a run may be) and the host's own work (filling,
+// writing chains, checking), and a throughput (the peak where one is known, else an
+// assumed figure, both said) turns them into seconds. It is for deciding whether to
+// start a run, not a measurement.
+#pragma once
+
+#include <vrambench/core/results/device_record.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vrb {
+
+class Probe;
+struct ProbeOptions;
+
+// Runs of one operation that cost alike.
+struct PlannedRuns {
+    double runs = 0;          // timed, warm-up and calibration runs together
+    double bytes = 0;         // moved by the device in one run
+    double cache_loads = 0;   // dependent loads in one run that a cache serves
+    double memory_loads = 0;  // dependent loads in one run that go to memory
+    double floor_seconds = 0; // the shortest a run is made to last (passes grow to it)
+    // Runs that find the passes (time_point()): this many when a run is short, one when
+    // a single pass already lasts 10 x floor_seconds.
+    double calibration = 0;
+};
+
+struct Cost {
+    std::vector<PlannedRuns> runs;
+    double host_bytes = 0; // bytes the host writes, uploads, walks or checks
+};
+
+struct Throughput {
+    double device_gb_per_s = 10; // what the device moves in memory
+    double host_gb_per_s = 5;    // what the host fills, uploads and checks
+    double seconds_per_run = 20e-6;
+    double cache_load_ns = 5, memory_load_ns = 150;
+    std::string source; // where device_gb_per_s comes from, in words
+};
+
+// 70 % of the device's peak when one is known, else an assumed 10 GB/s; latencies and
+// per-run overheads assumed for a CPU or a GPU.
+Throughput assumed_throughput(const DeviceRecord &device);
+double estimate_seconds(const Cost &cost, const Throughput &throughput);
+
+struct ProbePlan {
+    std::string probe;
+    // "memory", "cache", "limit", "option", "default" (curve_plan.hpp), "budget" (the
+    // capacity budget), or "run time" for a probe that decides as it goes.
+    std::string reason;
+    std::string size_rule;
+    nlohmann::json sizes = nlohmann::json::object(); // from, to, points, steps, bytes ...
+    Cost cost;
+    bool estimated = true; // false: the probe gives no cost, and the estimate leaves it out
+    double seconds = 0;    // filled by plan_device
+};
+
+struct DevicePlan {
+    std::string device, name;
+    LastLevelCache last_level_cache;
+    PeakChoice peak;
+    Throughput throughput;
+    std::vector<ProbePlan> probes;
+    double seconds = 0; // every estimated probe
+};
+
+// Plans every probe on the device without touching it.
+DevicePlan plan_device(const DeviceRecord &device, std::span<const Probe *const> probes, const ProbeOptions &options);
+
+nlohmann::json to_json(const DevicePlan &plan);
+std::string plan_text(const DevicePlan &plan);
+
+} // namespace vrb

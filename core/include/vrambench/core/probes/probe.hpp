@@ -1,0 +1,75 @@
+// A probe: one experiment, written once against the operation vocabulary, run the
+// same way on every backend.
+#pragma once
+
+#include <vrambench/core/modules/backend.hpp>
+#include <vrambench/core/results/device_record.hpp>
+#include <vrambench/core/planning/plan.hpp>
+#include <vrambench/core/results/result.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/measurement/statistics.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vrb {
+
+enum class Suite { quick, standard, full };
+std::string_view to_string(Suite suite);
+
+struct ProbeOptions {
+    Suite suite = Suite::standard;
+    std::optional<uint64_t> size;        // --size: bytes per buffer
+    std::optional<uint32_t> repetitions; // --reps
+    Estimator estimator = Estimator::median;
+    std::optional<MemoryLimit> memory_limit; // --memory-limit, for probes that allocate much
+    std::optional<uint64_t> llc;             // --llc: the last-level cache, over the API and the table
+    // What is left of the run's --max-seconds when this device starts: a probe that
+    // would start past it is reported as skipped; one that started finishes.
+    std::optional<double> time_budget_seconds;
+    // Module files of the run's other available backends: the interop probes load them
+    // beside the device's own module, so both sides of a pair share one process.
+    std::vector<std::string> partner_modules;
+};
+
+// Where a probe reports progress: "what it does now" and how far it is.
+struct Progress {
+    std::function<void(std::string_view step, double fraction)> update;
+    void operator()(std::string_view step, double fraction) const
+    {
+        if (update) update(step, fraction);
+    }
+};
+
+struct ProbeContext {
+    Device &device;
+    const DeviceRecord &record;
+    const ProbeOptions &options;
+    std::function<void(ProbeResult)> emit; // called once per finished result
+    Progress progress;
+};
+
+class Probe {
+  public:
+    virtual ~Probe() = default;
+    virtual std::string_view id() const = 0;      // "bandwidth.stream"
+    virtual std::string_view summary() const = 0; // one line for --help and list
+    // What run() would do on this device, without touching it (plan.hpp). The default
+    // says the probe decides its sizes as it runs and gives no cost.
+    virtual ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const;
+    // Runs the probe; reports each result through ctx.emit as soon as it is known.
+    // An exception means the whole probe failed on this device.
+    virtual void run(ProbeContext &ctx) const = 0;
+};
+
+// Every probe, in the order a run executes them.
+const std::vector<std::unique_ptr<Probe>> &all_probes();
+
+// "bandwidth.*", "bandwidth.stream", "*": shell-style patterns, '*' only.
+bool probe_matches(std::string_view id, std::string_view pattern);
+
+} // namespace vrb

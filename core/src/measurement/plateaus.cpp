@@ -1,0 +1,200 @@
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/measurement/plateaus.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace vrb {
+
+namespace {
+
+// Sum and sum of squares over prefixes, for the squared error of any run of points.
+struct Prefix {
+    std::vector<double> sum{0}, squares{0};
+    explicit Prefix(const std::vector<double> &v)
+    {
+        for (double x : v) {
+            sum.push_back(sum.back() + x);
+            squares.push_back(squares.back() + x * x);
+        }
+    }
+    // Squared error of points [i, j) around their mean.
+    double error(std::size_t i, std::size_t j) const
+    {
+        const double n = static_cast<double>(j - i), s = sum[j] - sum[i];
+        return std::max(0.0, squares[j] - squares[i] - s * s / n);
+    }
+    double mean(std::size_t i, std::size_t j) const { return (sum[j] - sum[i]) / static_cast<double>(j - i); }
+};
+
+// The curve's noise from point-to-point differences: their median is untouched by the
+// few big steps that are the signal.
+double noise(const std::vector<double> &v)
+{
+    std::vector<double> d;
+    for (std::size_t i = 1; i < v.size(); ++i)
+        d.push_back(std::abs(v[i] - v[i - 1]));
+    std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
+    return 1.4826 * d[d.size() / 2] / std::sqrt(2.0);
+}
+
+struct Segment {
+    std::size_t first, last; // inclusive
+    double level;            // mean of log figures
+};
+
+// The optimal partition into constant levels under a penalty per level.
+std::vector<Segment> segment(const std::vector<double> &v, double penalty)
+{
+    const std::size_t n = v.size();
+    const Prefix prefix(v);
+    std::vector<double> best(n + 1, std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> start(n + 1, 0);
+    best[0] = 0;
+    for (std::size_t j = 1; j <= n; ++j)
+        for (std::size_t i = 0; i < j; ++i) {
+            const double cost = best[i] + prefix.error(i, j) + penalty;
+            if (cost < best[j]) {
+                best[j] = cost;
+                start[j] = i;
+            }
+        }
+    std::vector<Segment> out;
+    for (std::size_t j = n; j > 0; j = start[j])
+        out.push_back({start[j], j - 1, prefix.mean(start[j], j)});
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+std::vector<Plateau> find_plateaus(std::span<const CurvePoint> curve, double min_step)
+{
+    if (curve.size() < 3) return {};
+    std::vector<double> v;
+    for (const CurvePoint &p : curve)
+        v.push_back(std::log(std::max(p.y, std::numeric_limits<double>::min())));
+    const double sigma = std::max(noise(v), 0.02);
+    const double penalty = 3.0 * sigma * sigma * std::log(static_cast<double>(v.size()));
+    std::vector<Segment> segments = segment(v, penalty);
+
+    // A lone point is a transition between levels or an outlier: never a plateau.
+    std::erase_if(segments, [](const Segment &s) { return s.first == s.last; });
+    // Neighbours closer than min_step are one level, with whatever lay between them.
+    const Prefix prefix(v);
+    const double close = std::log1p(min_step);
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (std::size_t k = 0; k + 1 < segments.size(); ++k) {
+            if (std::abs(segments[k].level - segments[k + 1].level) >= close) continue;
+            segments[k].last = segments[k + 1].last;
+            segments[k].level = prefix.mean(segments[k].first, segments[k].last + 1);
+            segments.erase(segments.begin() + static_cast<std::ptrdiff_t>(k + 1));
+            merged = true;
+            break;
+        }
+    }
+
+    std::vector<Plateau> out;
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+        const Segment &s = segments[k];
+        Plateau p;
+        p.first = s.first;
+        p.last = s.last;
+        p.level = std::exp(s.level);
+        p.ends_at = curve[s.last].x;
+        if (k + 1 < segments.size()) {
+            // Where the curve crosses halfway (in log) to the next level, interpolated
+            // in log x; the geometric middle of the gap when noise hides the crossing.
+            const std::size_t next = segments[k + 1].first;
+            const double half = (s.level + segments[k + 1].level) / 2;
+            p.ends_at = std::sqrt(curve[s.last].x * curve[next].x);
+            for (std::size_t i = s.last; i < next; ++i) {
+                const double a = v[i] - half, b = v[i + 1] - half;
+                if ((a > 0) == (b > 0) && b != 0) continue;
+                const double t = a / (a - b);
+                p.ends_at = std::exp(std::log(curve[i].x) + t * (std::log(curve[i + 1].x) - std::log(curve[i].x)));
+                break;
+            }
+        }
+        out.push_back(p);
+    }
+    return out;
+}
+
+std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t threads)
+{
+    std::vector<CacheReach> out;
+    const uint32_t units = (info.known & VRB_KNOWN_COMPUTE_UNITS) && info.compute_units ? info.compute_units : 1;
+    for (uint32_t i = 0; i < info.cache_count && i < VRB_MAX_CACHES; ++i) {
+        const vrb_cache_info &c = info.caches[i];
+        if (module_text(c.kind) == "instruction" || c.bytes == 0) continue;
+        CacheReach r{c.level, c.bytes, 1, 1};
+        const uint64_t users = std::min(threads, units);
+        if (c.shared_by) {
+            // Shared by s units: the threads spread over ceil(users / s) instances.
+            r.fewest = r.most = std::max<uint64_t>(1, (users + c.shared_by - 1) / c.shared_by);
+        } else {
+            r.most = std::max<uint64_t>(1, users);
+        }
+        out.push_back(r);
+    }
+    std::sort(out.begin(), out.end(), [](const CacheReach &a, const CacheReach &b) { return a.level < b.level; });
+    return out;
+}
+
+void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
+                   double memory_factor, CurveFigure figure)
+{
+    constexpr double clear_step = 1.15;
+    auto improved_on = [&](std::size_t k) {
+        if (k + 1 >= plateaus.size()) return false;
+        const double here = plateaus[k].level, next = plateaus[k + 1].level;
+        return figure == CurveFigure::bandwidth ? next > here * clear_step
+               : figure == CurveFigure::latency ? next * clear_step < here
+                                                : false;
+    };
+    std::size_t next_cache = 0; // levels are used in order, each once
+    double largest_cache = 0;
+    for (const CacheReach &c : caches)
+        largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
+    std::size_t levels = 0; // plateaus that are memory levels, counted for "cache N"
+    for (std::size_t k = 0; k < plateaus.size(); ++k) {
+        Plateau &p = plateaus[k];
+        if (k + 1 < plateaus.size() && improved_on(k)) {
+            p.name = "overhead";
+            continue;
+        }
+        p.name = fmt::format("cache {}", ++levels);
+        if (k + 1 == plateaus.size()) {
+            if (largest_cache > 0 && largest_x >= memory_factor * largest_cache)
+                p.name = "memory";
+            else if (!caches.empty() && next_cache == caches.size())
+                // Past the last cache an earlier plateau was named for, but not far enough
+                // past it to claim memory: say where it lies, not a level it may not be.
+                p.name = fmt::format("past L{}", caches.back().level);
+            break;
+        }
+        double best = std::log(4.0) + 1e-9;
+        std::size_t match = caches.size();
+        for (std::size_t c = next_cache; c < caches.size(); ++c) {
+            const double low = static_cast<double>(caches[c].bytes * caches[c].fewest);
+            const double high = static_cast<double>(caches[c].bytes * caches[c].most);
+            const double distance = p.ends_at < low    ? std::log(low / p.ends_at)
+                                    : p.ends_at > high ? std::log(p.ends_at / high)
+                                                       : 0.0;
+            if (distance < best) {
+                best = distance;
+                match = c;
+            }
+        }
+        if (match == caches.size()) continue;
+        p.name = fmt::format("L{}", caches[match].level);
+        next_cache = match + 1;
+    }
+}
+
+} // namespace vrb

@@ -1,0 +1,179 @@
+#include <vrambench/core/planning/device_table.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace vrb {
+
+namespace {
+
+constexpr uint64_t MiB = 1ull << 20;
+constexpr uint32_t nvidia = 0x10de, amd = 0x1002, intel = 0x8086;
+
+// Bandwidth and memory as the datasheets quote them; the bus width and per-pin rate
+// give the same figure (rate x bits / 8) within the datasheet's rounding.
+constexpr CardSpec cards[] = {
+    // NVIDIA H200 Tensor Core GPU datasheet (H200 SXM: 141 GB HBM3e, 4.8 TB/s);
+    // NVIDIA H100 Tensor Core GPU Architecture whitepaper (GH100: 50 MB L2, 132 SMs on SXM).
+    {"NVIDIA H200 SXM 141GB", nvidia, 0x2335, 141, 132, MemoryType::hbm3e, 6144, 6.25, 4800, 50 * MiB, "L2", true,
+     "NVIDIA H200 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper (L2)"},
+    // NVIDIA H100 Tensor Core GPU datasheet (H100 SXM: 80 GB HBM3, 3.35 TB/s); the
+    // architecture whitepaper for the 5120-bit bus and 50 MB L2.
+    {"NVIDIA H100 SXM5 80GB", nvidia, 0x2330, 80, 132, MemoryType::hbm3, 5120, 5.23, 3350, 50 * MiB, "L2", true,
+     "NVIDIA H100 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper"},
+    // NVIDIA H100 Tensor Core GPU datasheet (H100 PCIe: 80 GB HBM2e, 2 TB/s, 114 SMs).
+    {"NVIDIA H100 PCIe 80GB", nvidia, 0x2331, 80, 114, MemoryType::hbm2e, 5120, 3.2, 2000, 50 * MiB, "L2", true,
+     "NVIDIA H100 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper"},
+    // NVIDIA A100 Tensor Core GPU datasheet (40 GB HBM2: 1555 GB/s; 80 GB HBM2e: 2039 GB/s
+    // SXM4, 1935 GB/s PCIe); NVIDIA A100 Tensor Core GPU Architecture whitepaper (40 MB L2).
+    {"NVIDIA A100 SXM4 40GB", nvidia, 0x20b0, 40, 108, MemoryType::hbm2, 5120, 2.43, 1555, 40 * MiB, "L2", true,
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+    {"NVIDIA A100 PCIe 40GB", nvidia, 0x20b1, 40, 108, MemoryType::hbm2, 5120, 2.43, 1555, 40 * MiB, "L2", true,
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+    {"NVIDIA A100 PCIe 40GB", nvidia, 0x20f1, 40, 108, MemoryType::hbm2, 5120, 2.43, 1555, 40 * MiB, "L2", true,
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+    {"NVIDIA A100 SXM4 80GB", nvidia, 0x20b2, 80, 108, MemoryType::hbm2e, 5120, 3.19, 2039, 40 * MiB, "L2", true,
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+    {"NVIDIA A100 PCIe 80GB", nvidia, 0x20b5, 80, 108, MemoryType::hbm2e, 5120, 3.02, 1935, 40 * MiB, "L2", true,
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+    // NVIDIA L40S datasheet (48 GB GDDR6, 864 GB/s); NVIDIA Ada GPU Architecture
+    // whitepaper (AD102: 96 MB L2).
+    {"NVIDIA L40S", nvidia, 0x26b9, 48, 0, MemoryType::gddr6, 384, 18, 864, 96 * MiB, "L2", false,
+     "NVIDIA L40S datasheet; NVIDIA Ada GPU Architecture whitepaper (L2)"},
+    // NVIDIA Ada GPU Architecture whitepaper: RTX 4090 21 Gbps on 384 bits (1008 GB/s),
+    // 72 MB L2; RTX 4080 22.4 Gbps on 256 bits (716.8 GB/s), 64 MB L2.
+    {"NVIDIA GeForce RTX 4090", nvidia, 0x2684, 24, 0, MemoryType::gddr6x, 384, 21, 1008, 72 * MiB, "L2", false,
+     "NVIDIA Ada GPU Architecture whitepaper"},
+    {"NVIDIA GeForce RTX 4080", nvidia, 0x2704, 16, 0, MemoryType::gddr6x, 256, 22.4, 716.8, 64 * MiB, "L2", false,
+     "NVIDIA Ada GPU Architecture whitepaper"},
+    // NVIDIA Ampere GA102 GPU Architecture whitepaper: RTX 3090 19.5 Gbps on 384 bits
+    // (936 GB/s), 6 MB L2.
+    {"NVIDIA GeForce RTX 3090", nvidia, 0x2204, 24, 0, MemoryType::gddr6x, 384, 19.5, 936, 6 * MiB, "L2", false,
+     "NVIDIA Ampere GA102 GPU Architecture whitepaper"},
+    // AMD Instinct MI300X data sheet (192 GB HBM3, 5.3 TB/s, 304 CUs, 256 MB AMD
+    // Infinity Cache); AMD CDNA 3 architecture whitepaper (8192-bit HBM3 at 5.2 Gbps).
+    {"AMD Instinct MI300X", amd, 0x74a1, 192, 304, MemoryType::hbm3, 8192, 5.2, 5300, 256 * MiB, "Infinity Cache", true,
+     "AMD Instinct MI300X data sheet; AMD CDNA 3 architecture whitepaper"},
+    // AMD Instinct MI250X and MI250 data sheets: 128 GB HBM2e at 3.2 TB/s over two GCDs
+    // (8192 bits); each GCD is a device of its own with half of it: 64 GB, 4096 bits,
+    // 1.6 TB/s, 8 MB L2 (AMD CDNA 2 architecture whitepaper). 220 CUs on the MI250X,
+    // 208 on the MI250: 110 and 104 per GCD, the only thing that tells them apart.
+    {"AMD Instinct MI250X (one GCD)", amd, 0x740c, 64, 110, MemoryType::hbm2e, 4096, 3.2, 1638.4, 8 * MiB, "L2", false,
+     "AMD Instinct MI250X data sheet; AMD CDNA 2 architecture whitepaper"},
+    {"AMD Instinct MI250 (one GCD)", amd, 0x740c, 64, 104, MemoryType::hbm2e, 4096, 3.2, 1638.4, 8 * MiB, "L2", false,
+     "AMD Instinct MI250 data sheet; AMD CDNA 2 architecture whitepaper"},
+    // AMD Instinct MI210 data sheet: 64 GB HBM2e, 1.6 TB/s on 4096 bits, 104 CUs, 8 MB L2.
+    {"AMD Instinct MI210", amd, 0x740f, 64, 0, MemoryType::hbm2e, 4096, 3.2, 1638.4, 8 * MiB, "L2", false,
+     "AMD Instinct MI210 data sheet"},
+    // AMD Radeon RX 7900 XTX and XT specifications (amd.com): 24 GB GDDR6 at 20 Gbps on
+    // 384 bits (960 GB/s) with 96 MB Infinity Cache; 20 GB on 320 bits (800 GB/s) with 80 MB.
+    {"AMD Radeon RX 7900 XTX", amd, 0x744c, 24, 0, MemoryType::gddr6, 384, 20, 960, 96 * MiB, "Infinity Cache", false,
+     "AMD Radeon RX 7900 XTX specifications"},
+    {"AMD Radeon RX 7900 XT", amd, 0x744c, 20, 0, MemoryType::gddr6, 320, 20, 800, 80 * MiB, "Infinity Cache", false,
+     "AMD Radeon RX 7900 XT specifications"},
+    // Intel Arc A770 Graphics product specifications (ark.intel.com): 16 GB at 17.5 Gbps
+    // (560 GB/s) or 8 GB at 16 Gbps (512 GB/s), 256 bits, 16 MB L2.
+    {"Intel Arc A770 16GB", intel, 0x56a0, 16, 0, MemoryType::gddr6, 256, 17.5, 560, 16 * MiB, "L2", false,
+     "Intel Arc A770 Graphics product specifications"},
+    {"Intel Arc A770 8GB", intel, 0x56a0, 8, 0, MemoryType::gddr6, 256, 16, 512, 16 * MiB, "L2", false,
+     "Intel Arc A770 Graphics product specifications"},
+};
+
+// Runtimes report a little less than the datasheet's size (memory the driver keeps).
+constexpr double memory_below = 0.90, memory_above = 1.03;
+
+bool memory_fits(const CardSpec &card, double gib)
+{
+    return gib >= card.memory_gib * memory_below && gib <= card.memory_gib * memory_above;
+}
+
+} // namespace
+
+std::string_view to_string(MemoryType type)
+{
+    switch (type) {
+    case MemoryType::gddr6: return "GDDR6";
+    case MemoryType::gddr6x: return "GDDR6X";
+    case MemoryType::hbm2: return "HBM2";
+    case MemoryType::hbm2e: return "HBM2e";
+    case MemoryType::hbm3: return "HBM3";
+    case MemoryType::hbm3e: return "HBM3e";
+    }
+    return "unknown";
+}
+
+std::span<const CardSpec> card_table()
+{
+    return cards;
+}
+
+CardMatch match_card(const vrb_device_info &info)
+{
+    CardMatch m;
+    if (!(info.known & VRB_KNOWN_PCI_IDS)) {
+        m.why = "the API reports no PCI ids";
+        return m;
+    }
+    std::vector<const CardSpec *> same_id;
+    for (const CardSpec &c : cards)
+        if (c.pci_vendor == info.pci_vendor_id && c.pci_device == info.pci_device_id) same_id.push_back(&c);
+    const std::string id = fmt::format("{:04x}:{:04x}", info.pci_vendor_id, info.pci_device_id);
+    if (same_id.empty()) {
+        m.why = fmt::format("PCI id {} is not in the device table", id);
+        return m;
+    }
+    const bool has_memory = (info.known & VRB_KNOWN_TOTAL_MEMORY) && info.total_memory_bytes > 0;
+    const double gib = static_cast<double>(info.total_memory_bytes) / (1ull << 30);
+    const bool has_units = (info.known & VRB_KNOWN_COMPUTE_UNITS) && info.compute_units > 0;
+
+    // A slice of a card that can be split: fewer compute units or less memory than it.
+    for (const CardSpec *c : same_id) {
+        if (!c->partitionable) continue;
+        const bool mig = module_text(info.name).find("MIG") != std::string_view::npos;
+        const bool fewer_units = has_units && c->compute_units && info.compute_units < c->compute_units;
+        const bool less_memory = has_memory && gib < c->memory_gib * memory_below;
+        if (mig || fewer_units || less_memory) {
+            m.kind = CardMatch::Kind::partitioned;
+            m.card = c;
+            m.why =
+                fmt::format("a partition of an {} ({}): its share of the card's bandwidth is on no datasheet", c->name,
+                            mig           ? "a MIG instance"
+                            : fewer_units ? fmt::format("{} of {} compute units", info.compute_units, c->compute_units)
+                                          : fmt::format("{:.1f} of {:.0f} GiB", gib, c->memory_gib));
+            return m;
+        }
+    }
+    // Vulkan sums every device-local heap, and a heap the host can map may alias the
+    // rest (resizable BAR): the largest device-local heap alone may be the card's memory.
+    double largest_heap = 0;
+    for (uint32_t h = 0; h < std::min<uint32_t>(info.heap_count, VRB_MAX_HEAPS); ++h)
+        if (info.heaps[h].flags & VRB_MEMORY_DEVICE_LOCAL)
+            largest_heap = std::max(largest_heap, static_cast<double>(info.heaps[h].bytes) / (1ull << 30));
+    for (const CardSpec *c : same_id) {
+        if (has_memory && !memory_fits(*c, gib) && !(largest_heap > 0 && memory_fits(*c, largest_heap))) continue;
+        if (c->compute_units && has_units && c->compute_units != info.compute_units) continue;
+        m.candidates.push_back(c);
+    }
+    if (m.candidates.size() == 1) {
+        m.kind = CardMatch::Kind::unique;
+        m.card = m.candidates.front();
+        m.why = fmt::format("PCI id {} with {:.1f} GiB is the {}", id, gib, m.card->name);
+        return m;
+    }
+    if (m.candidates.empty()) {
+        m.why = fmt::format("PCI id {} with {} matches no variant in the device table", id,
+                            has_memory ? fmt::format("{:.1f} GiB", gib) : std::string("unknown memory"));
+        return m;
+    }
+    m.kind = CardMatch::Kind::ambiguous;
+    std::vector<std::string_view> names;
+    for (const CardSpec *c : m.candidates)
+        names.push_back(c->name);
+    m.why = fmt::format("PCI id {} is any of {}: {} tell them apart", id, fmt::join(names, ", "),
+                        has_memory ? "its memory does not" : "without its memory size nothing can");
+    return m;
+}
+
+} // namespace vrb

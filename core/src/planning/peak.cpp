@@ -1,0 +1,141 @@
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/planning/peak.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace vrb {
+
+namespace {
+
+void require_positive(double value, const char *what)
+{
+    if (!std::isfinite(value) || value <= 0) throw UsageError(fmt::format("{} must be a positive number", what));
+}
+
+constexpr double disagreement_limit = 0.10;
+
+// The memory type every candidate of an ambiguous match shares, if they share one.
+std::optional<MemoryType> memory_of(const CardMatch &m)
+{
+    if (m.card) return m.card->memory;
+    if (m.candidates.empty()) return std::nullopt;
+    const MemoryType first = m.candidates.front()->memory;
+    for (const CardSpec *c : m.candidates)
+        if (c->memory != first) return std::nullopt;
+    return first;
+}
+
+} // namespace
+
+ClockConvention clock_convention(std::string_view api, std::optional<MemoryType> memory)
+{
+    const bool hbm3 = memory && (*memory == MemoryType::hbm3 || *memory == MemoryType::hbm3e);
+    if (api == "HIP" && hbm3)
+        return {4, fmt::format("HIP reports {} at a quarter of the per-pin data rate", to_string(*memory))};
+    if (memory) return {2, fmt::format("{} reports {} at half the per-pin data rate", api, to_string(*memory))};
+    return {2, fmt::format("{} memory of unknown type: the clock read as half the per-pin data rate", api)};
+}
+
+PeakBandwidth peak_from_clock(double memory_clock_mhz, double bus_bits, const ClockConvention &convention)
+{
+    require_positive(memory_clock_mhz, "the memory clock");
+    require_positive(bus_bits, "the bus width");
+    require_positive(convention.transfers_per_clock, "the transfers per clock");
+    PeakBandwidth p;
+    p.gb_per_s = convention.transfers_per_clock * memory_clock_mhz * 1e6 * bus_bits / 8.0 / 1e9;
+    p.transfers_per_clock = convention.transfers_per_clock;
+    p.convention = fmt::format("runtime-reported clock: {} MHz; {}, so each pin moves {} x {} Mbit/s; "
+                               "peak = {} x clock x {} bits / 8",
+                               memory_clock_mhz, convention.text, convention.transfers_per_clock, memory_clock_mhz,
+                               convention.transfers_per_clock, bus_bits);
+    return p;
+}
+
+PeakBandwidth peak_from_reported_clock(double memory_clock_mhz, double bus_bits)
+{
+    return peak_from_clock(memory_clock_mhz, bus_bits, {2, "the clock is half the per-pin data rate"});
+}
+
+PeakBandwidth peak_from_data_rate(double gbps_per_pin, double bus_bits)
+{
+    require_positive(gbps_per_pin, "the data rate");
+    require_positive(bus_bits, "the bus width");
+    PeakBandwidth p;
+    p.gb_per_s = gbps_per_pin * bus_bits / 8.0;
+    p.convention = fmt::format("datasheet per-pin data rate: {} Gbit/s per pin, not doubled again; "
+                               "peak = rate x {} bits / 8",
+                               gbps_per_pin, bus_bits);
+    return p;
+}
+
+std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info, const CardMatch &match)
+{
+    const uint64_t need = VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
+    if ((info.known & need) != need || !info.memory_bus_width_bits || !info.memory_clock_khz) return std::nullopt;
+    return peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
+                           clock_convention(module_text(info.api), memory_of(match)));
+}
+
+std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info)
+{
+    return runtime_clock_peak(info, match_card(info));
+}
+
+PeakChoice choose_peak(const vrb_device_info &info)
+{
+    PeakChoice p;
+    const CardMatch m = match_card(info);
+    if (m.card) p.card = m.card->name;
+    p.partitioned = m.kind == CardMatch::Kind::partitioned;
+
+    const std::optional<PeakBandwidth> runtime = runtime_clock_peak(info, m);
+    if (runtime) p.runtime_gb_per_s = runtime->gb_per_s;
+    if (m.kind == CardMatch::Kind::unique) {
+        const CardSpec &c = *m.card;
+        p.source = "datasheet";
+        p.gb_per_s = p.datasheet_gb_per_s = c.peak_gb_per_s;
+        p.convention =
+            fmt::format("{} GB/s for the {} ({}, {} Gbit/s per pin x {} bits / 8), from the {}", c.peak_gb_per_s,
+                        c.name, to_string(c.memory), c.data_rate_gbps, c.bus_bits, c.source);
+        p.note = m.why;
+        if (runtime) {
+            const double off = std::abs(runtime->gb_per_s - c.peak_gb_per_s) / c.peak_gb_per_s;
+            if (off > disagreement_limit) {
+                p.disagreement = true;
+                p.note += fmt::format("; the runtime's clock gives {:.1f} GB/s ({}), {:.0f} % off the datasheet",
+                                      runtime->gb_per_s, runtime->convention, off * 100);
+            }
+        }
+        return p;
+    }
+    const std::string why = m.kind == CardMatch::Kind::none ? "no datasheet entry: " + m.why : m.why;
+    if (runtime) {
+        p.source = "runtime-clock";
+        p.gb_per_s = runtime->gb_per_s;
+        p.convention = runtime->convention;
+        p.note = why + "; the peak comes from the runtime's clock";
+    } else {
+        p.source = "none";
+        p.note = why + "; the runtime reports no bus width and memory clock";
+    }
+    return p;
+}
+
+nlohmann::json to_json(const PeakChoice &p)
+{
+    auto number = [](const std::optional<double> &v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+    return {{"gb_per_s", number(p.gb_per_s)},
+            {"source", p.source},
+            {"convention", p.convention.empty() ? nlohmann::json() : nlohmann::json(p.convention)},
+            {"datasheet_gb_per_s", number(p.datasheet_gb_per_s)},
+            {"runtime_clock_gb_per_s", number(p.runtime_gb_per_s)},
+            {"card", p.card.empty() ? nlohmann::json() : nlohmann::json(p.card)},
+            {"partitioned", p.partitioned},
+            {"disagreement", p.disagreement},
+            {"note", p.note}};
+}
+
+} // namespace vrb

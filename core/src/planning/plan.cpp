@@ -1,0 +1,116 @@
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/planning/plan.hpp>
+#include <vrambench/core/probes/probe.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace vrb {
+
+Throughput assumed_throughput(const DeviceRecord &device)
+{
+    Throughput t;
+    const bool cpu = device.info.type == VRB_DEVICE_CPU;
+    if (!cpu) {
+        t.seconds_per_run = 50e-6; // a launch or a dispatch and its wait
+        t.cache_load_ns = 200;
+        t.memory_load_ns = 700;
+    }
+    const PeakChoice peak = device.peak();
+    if (peak.gb_per_s) {
+        t.device_gb_per_s = 0.7 * *peak.gb_per_s;
+        t.source = fmt::format("70 % of the {:.0f} GB/s {} peak", *peak.gb_per_s, peak.source);
+    } else {
+        t.source = "an assumed 10 GB/s: no peak is known";
+    }
+    return t;
+}
+
+double estimate_seconds(const Cost &cost, const Throughput &t)
+{
+    double seconds = cost.host_bytes / (t.host_gb_per_s * 1e9);
+    for (const PlannedRuns &r : cost.runs) {
+        const double one = r.bytes / (t.device_gb_per_s * 1e9) + r.cache_loads * t.cache_load_ns * 1e-9 +
+                           r.memory_loads * t.memory_load_ns * 1e-9 + t.seconds_per_run;
+        const double calibration = one >= 10 * r.floor_seconds ? std::min(r.calibration, 1.0) : r.calibration;
+        seconds += (r.runs + calibration) * std::max(one, r.floor_seconds);
+    }
+    return seconds;
+}
+
+DevicePlan plan_device(const DeviceRecord &device, std::span<const Probe *const> probes, const ProbeOptions &options)
+{
+    DevicePlan plan;
+    plan.device = device.id;
+    plan.name = module_string(device.info.name);
+    plan.last_level_cache = device.last_level_cache();
+    plan.peak = device.peak();
+    plan.throughput = assumed_throughput(device);
+    for (const Probe *probe : probes) {
+        ProbePlan p = probe->plan(device, options);
+        p.probe = probe->id();
+        if (p.estimated) {
+            p.seconds = estimate_seconds(p.cost, plan.throughput);
+            plan.seconds += p.seconds;
+        }
+        plan.probes.push_back(std::move(p));
+    }
+    return plan;
+}
+
+nlohmann::json to_json(const DevicePlan &plan)
+{
+    nlohmann::json probes = nlohmann::json::array();
+    for (const ProbePlan &p : plan.probes)
+        probes.push_back({{"probe", p.probe},
+                          {"reason", p.reason},
+                          {"size_rule", p.size_rule},
+                          {"sizes", p.sizes},
+                          {"estimate_seconds", p.estimated ? nlohmann::json(p.seconds) : nlohmann::json()}});
+    return {{"device", plan.device},
+            {"name", plan.name},
+            {"last_level_cache", to_json(plan.last_level_cache)},
+            {"peak", to_json(plan.peak)},
+            {"throughput",
+             {{"device_gb_per_s", plan.throughput.device_gb_per_s},
+              {"host_gb_per_s", plan.throughput.host_gb_per_s},
+              {"seconds_per_run", plan.throughput.seconds_per_run},
+              {"source", plan.throughput.source}}},
+            {"probes", probes},
+            {"estimate_seconds", plan.seconds}};
+}
+
+std::string plan_text(const DevicePlan &plan)
+{
+    std::string out = fmt::format("{}: {}\n", plan.device, plan.name);
+    const LastLevelCache &llc = plan.last_level_cache;
+    out += fmt::format("  last-level cache: {} ({}: {})\n", llc.bytes ? format_size(llc.bytes) : "unknown", llc.source,
+                       llc.detail);
+    out += fmt::format("  peak: {} ({}{})\n",
+                       plan.peak.gb_per_s ? fmt::format("{:.1f} GB/s", *plan.peak.gb_per_s) : "unknown",
+                       plan.peak.source, plan.peak.convention.empty() ? "" : ": " + plan.peak.convention);
+    if (!plan.peak.note.empty()) out += fmt::format("    {}\n", plan.peak.note);
+    out += fmt::format("  estimate from {}\n", plan.throughput.source);
+    std::vector<std::string_view> left_out;
+    for (const ProbePlan &p : plan.probes) {
+        out += fmt::format("  {:<24} {:>9}  [{}] {}\n", p.probe,
+                           p.estimated ? fmt::format("{:.2f} s", p.seconds) : std::string("?"), p.reason, p.size_rule);
+        std::string sizes;
+        for (const auto &[key, value] : p.sizes.items())
+            sizes +=
+                fmt::format("{}{}={}", sizes.empty() ? "" : ", ", key,
+                            value.is_number_unsigned() && key.ends_with("bytes") ? format_size(value.get<uint64_t>())
+                                                                                 : value.dump());
+        if (!sizes.empty()) out += fmt::format("  {:<24} {:>9}  {}\n", "", "", sizes);
+        if (!p.estimated) left_out.push_back(p.probe);
+    }
+    out += fmt::format("  estimated duration: {:.1f} s{}\n", plan.seconds,
+                       left_out.empty()
+                           ? std::string()
+                           : fmt::format(" (not counting {}, which decide as they run)", fmt::join(left_out, ", ")));
+    return out;
+}
+
+} // namespace vrb

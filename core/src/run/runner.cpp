@@ -1,0 +1,167 @@
+#include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/run/runner.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace vrb {
+
+std::vector<const Probe *> select_probes(const std::vector<std::string> &patterns)
+{
+    for (const auto &pattern : patterns) {
+        const bool any = std::any_of(all_probes().begin(), all_probes().end(),
+                                     [&](const auto &probe) { return probe_matches(probe->id(), pattern); });
+        if (!any) throw UsageError(fmt::format("no probe matches '{}' (see vrambench probes)", pattern));
+    }
+    std::vector<const Probe *> probes;
+    for (const auto &probe : all_probes()) {
+        const bool wanted =
+            patterns.empty() || std::any_of(patterns.begin(), patterns.end(),
+                                            [&](const std::string &p) { return probe_matches(probe->id(), p); });
+        if (wanted) probes.push_back(probe.get());
+    }
+    return probes;
+}
+
+DeviceRecord describe_device(const Backend &backend, Device *device, uint32_t index)
+{
+    DeviceRecord record;
+    record.backend = backend.name();
+    record.index = index;
+    record.id = fmt::format("{}:{}", record.backend, index);
+    record.info = backend.describe(index);
+    if (device) record.kinds = device->memory_kinds();
+    return record;
+}
+
+nlohmann::json backends_json(const std::vector<BackendEntry> &entries)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto &e : entries) {
+        nlohmann::json j = {{"name", e.name},
+                            {"file", e.file.string()},
+                            {"state", to_string(e.state)},
+                            {"reason", e.reason.empty() ? nlohmann::json() : nlohmann::json(e.reason)}};
+        if (e.backend) {
+            const auto v = e.backend->module().version();
+            j["abi_version"] = fmt::format("{}.{}", VRB_VERSION_MAJOR(v), VRB_VERSION_MINOR(v));
+            const char *mv = e.backend->module().table().module_version;
+            j["module_version"] = mv ? nlohmann::json(mv) : nlohmann::json();
+        }
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
+namespace {
+
+ProbeResult skipped_for_time(const ProbeContext &ctx, std::string_view probe, double budget, double used)
+{
+    ProbeResult r = make_result(ctx, probe);
+    r.metric = "count"; // what the probe would have measured is not known before it runs
+    r.unit = "1";
+    r.status = ProbeResult::Status::skipped;
+    r.error = fmt::format("skipped: the run's --max-seconds budget left {:.1f} s for this device and {:.1f} s of it "
+                          "were spent before this probe",
+                          budget, used);
+    r.verification = {Verification::Status::unverified, "not run"};
+    return r;
+}
+
+} // namespace
+
+DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::vector<const Probe *> &probes,
+                           const ProbeOptions &options, const RunObserver &observer)
+{
+    DeviceRunStatus status;
+    auto report = [&](const ProbeResult &r) {
+        status.failed |= r.status == ProbeResult::Status::failed;
+        status.verification_failed |= r.verification.status == Verification::Status::failed;
+        if (observer.result) observer.result(r);
+    };
+    std::unique_ptr<Device> device;
+    DeviceRecord record;
+    try {
+        device = backend.open(index);
+        record = describe_device(backend, device.get(), index);
+        record.llc_option = options.llc;
+    } catch (const Error &e) {
+        ProbeResult r;
+        r.probe = "device.open";
+        r.backend = backend.name();
+        r.device = fmt::format("{}:{}", r.backend, index);
+        r.metric = "count";
+        r.unit = "1";
+        r.status = ProbeResult::Status::failed;
+        r.error = e.what();
+        r.verification = {Verification::Status::unverified, "the device could not be opened"};
+        report(r);
+        return status;
+    }
+    if (observer.device_started) observer.device_started(record);
+    const auto started = std::chrono::steady_clock::now();
+    for (const Probe *probe : probes) {
+        if (cancel_requested()) break;
+        ProbeContext ctx{*device, record, options, report, {}};
+        if (options.time_budget_seconds) {
+            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            if (used >= *options.time_budget_seconds) {
+                report(skipped_for_time(ctx, probe->id(), *options.time_budget_seconds, used));
+                continue;
+            }
+        }
+        ctx.progress.update = [&](std::string_view step, double fraction) {
+            if (observer.progress) observer.progress(fmt::format("{} {} {}", record.id, probe->id(), step), fraction);
+        };
+        try {
+            probe->run(ctx);
+        } catch (const Error &e) {
+            ProbeResult r = make_result(ctx, probe->id());
+            r.status = ProbeResult::Status::failed;
+            r.error = e.what();
+            r.verification = {Verification::Status::unverified, "the probe stopped before a result"};
+            report(r);
+        }
+    }
+    return status;
+}
+
+nlohmann::json to_json(const ProbeOptions &o)
+{
+    nlohmann::json j = {{"suite", to_string(o.suite)}, {"estimator", to_string(o.estimator)}};
+    if (o.size) j["size"] = *o.size;
+    if (o.repetitions) j["repetitions"] = *o.repetitions;
+    if (o.llc) j["llc"] = *o.llc;
+    if (o.memory_limit) j["memory_limit"] = {{"bytes", o.memory_limit->bytes}, {"fraction", o.memory_limit->fraction}};
+    if (o.time_budget_seconds) j["time_budget_seconds"] = *o.time_budget_seconds;
+    if (!o.partner_modules.empty()) j["partner_modules"] = o.partner_modules;
+    return j;
+}
+
+ProbeOptions probe_options_from_json(const nlohmann::json &j)
+{
+    ProbeOptions o;
+    const std::string suite = j.value("suite", "standard");
+    o.suite = suite == "quick" ? Suite::quick : suite == "full" ? Suite::full : Suite::standard;
+    const std::string estimator = j.value("estimator", "median");
+    o.estimator = estimator == "min"    ? Estimator::min
+                  : estimator == "max"  ? Estimator::max
+                  : estimator == "mean" ? Estimator::mean
+                                        : Estimator::median;
+    if (j.contains("size")) o.size = j["size"].get<uint64_t>();
+    if (j.contains("llc")) o.llc = j["llc"].get<uint64_t>();
+    if (j.contains("repetitions")) o.repetitions = j["repetitions"].get<uint32_t>();
+    if (j.contains("memory_limit")) {
+        MemoryLimit limit;
+        limit.bytes = j["memory_limit"].value("bytes", uint64_t{0});
+        limit.fraction = j["memory_limit"].value("fraction", 0.0);
+        o.memory_limit = limit;
+    }
+    if (j.contains("time_budget_seconds")) o.time_budget_seconds = j["time_budget_seconds"].get<double>();
+    if (j.contains("partner_modules")) o.partner_modules = j["partner_modules"].get<std::vector<std::string>>();
+    return o;
+}
+
+} // namespace vrb

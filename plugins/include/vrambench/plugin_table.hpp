@@ -1,0 +1,345 @@
+// One way to write a module's table: a backend written as three C++ classes, turned
+// into the C table plugin.h asks for by make_table(). The guards every entry point
+// needs live here once: no exception crosses the ABI (guard()), the message stays per
+// thread, NULL and size checks come before the backend's code runs, a struct the host
+// sized is filled only as far as the host has room, and an operation is checked
+// against its buffers' sizes. The C ABI does not change: a module written in C fills
+// vrb_plugin_table by hand as before.
+//
+// What the three classes provide (names are the module's own; vrb_context, vrb_device
+// and vrb_buffer themselves are fine choices, since the ABI only ever sees pointers):
+//
+//   Context                                   one initialised backend
+//     explicit Context(const vrb_host_table *host)   host may be NULL
+//     uint32_t device_count()
+//     void describe(uint32_t index, vrb_device_info &info)        index < device_count()
+//     std::unique_ptr<Device> open(uint32_t index)                index < device_count()
+//
+//   Device                                    one opened device
+//     uint32_t memory_kind_count()
+//     void describe(uint32_t kind, vrb_memory_kind_info &info)     kind < memory_kind_count()
+//     std::unique_ptr<Buffer> alloc(uint32_t kind, uint64_t bytes) kind checked, bytes > 0
+//     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
+//         op checked against its buffers (check_operation), seconds.size() >= 1; every
+//         duration the backend writes must be finite and positive (else VRB_ERROR_TIMER)
+//     optional: std::unique_ptr<Buffer> import_buffer(const vrb_external_handle &, uint32_t kind)
+//     optional: std::unique_ptr<Buffer> alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t type)
+//
+//   Buffer                                    memory of one kind on one device
+//     uint64_t size() const
+//     void upload(uint64_t offset, const void *src, uint64_t bytes)   range checked
+//     void download(uint64_t offset, void *dst, uint64_t bytes)       range checked
+//     optional: Device *device() const        then run() refuses another device's buffers
+//     optional: void export_handle(vrb_external_handle &handle)        handle has 1.2's fields
+//
+// Info structs reach the backend zeroed with struct_size = sizeof (this header's
+// size), so it fills every field it knows; the adapter copies back what the host's
+// struct has room for. An optional member that is absent leaves its slot NULL.
+//
+//   const vrb_plugin_table table = vrb::plugin::make_table<MyContext, MyDevice, MyBuffer>(
+//       {"name", "what it measures", "1.0"});
+//   VRB_DEFINE_PLUGIN_ENTRY(table)
+#pragma once
+
+#include <vrambench/external_handle.hpp>
+#include <vrambench/plugin_support.hpp>
+
+#include <cmath>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace vrb::plugin {
+
+struct ModuleIdentity {
+    const char *name;
+    const char *description;
+    const char *version;
+};
+
+namespace table_detail {
+
+template <typename Device>
+concept CanImport = requires(Device &d, const vrb_external_handle &h, uint32_t kind)
+{
+    d.import_buffer(h, kind);
+};
+
+template <typename Device>
+concept CanAllocExportable = requires(Device &d, uint32_t kind, uint64_t bytes, uint32_t type)
+{
+    d.alloc_exportable(kind, bytes, type);
+};
+
+template <typename Buffer>
+concept CanExport = requires(Buffer &b, vrb_external_handle &h)
+{
+    b.export_handle(h);
+};
+
+template <typename Buffer>
+concept KnowsItsDevice = requires(const Buffer &b)
+{
+    b.device();
+};
+
+template <typename T> void need(const T *pointer, const char *what)
+{
+    if (!pointer) fail(VRB_ERROR_INVALID_ARGUMENT, std::string(what) + " is NULL");
+}
+
+// A struct the host sized: the backend fills a whole one of this header's size, and
+// the host gets the part its own struct_size has room for.
+template <typename Info, typename Fill> void fill_sized(Info *out, const char *what, Fill &&fill)
+{
+    need(out, what);
+    if (out->struct_size < sizeof out->struct_size)
+        fail(VRB_ERROR_INVALID_ARGUMENT,
+             std::string(what) + "'s struct_size " + std::to_string(out->struct_size) + " leaves no room for anything");
+    Info info{};
+    info.struct_size = sizeof info;
+    fill(info);
+    const uint32_t size = std::min<uint32_t>(out->struct_size, sizeof info);
+    std::memcpy(out, &info, size);
+    out->struct_size = size;
+}
+
+template <typename To, typename From> To *handle(From *object) noexcept
+{
+    // The ABI's handle types are incomplete to the host: a module's object is handed
+    // out as one and comes back as one, never dereferenced as anything else.
+    return reinterpret_cast<To *>(object);
+}
+
+} // namespace table_detail
+
+template <typename Context, typename Device, typename Buffer> struct TableOf {
+    static Context &context(vrb_context *ctx)
+    {
+        table_detail::need(ctx, "the context");
+        return *table_detail::handle<Context>(ctx);
+    }
+    static Device &device(vrb_device *dev)
+    {
+        table_detail::need(dev, "the device");
+        return *table_detail::handle<Device>(dev);
+    }
+    static Buffer &buffer(vrb_buffer *buf)
+    {
+        table_detail::need(buf, "the buffer");
+        return *table_detail::handle<Buffer>(buf);
+    }
+
+    static uint32_t checked_device(Context &ctx, uint32_t index)
+    {
+        const uint32_t count = ctx.device_count();
+        if (index >= count)
+            fail(VRB_ERROR_INVALID_ARGUMENT,
+                 "device index " + std::to_string(index) + " is out of range: " + std::to_string(count) + " device(s)");
+        return index;
+    }
+    static uint32_t checked_kind(Device &dev, uint32_t kind)
+    {
+        const uint32_t count = dev.memory_kind_count();
+        if (kind >= count)
+            fail(VRB_ERROR_INVALID_ARGUMENT,
+                 "memory kind " + std::to_string(kind) + " is out of range: " + std::to_string(count) + " kind(s)");
+        return kind;
+    }
+    static void checked_range(Buffer &buf, uint64_t offset, uint64_t bytes, const void *host, const char *what)
+    {
+        if (bytes > 0 && !host) fail(VRB_ERROR_INVALID_ARGUMENT, std::string(what) + " needs a host pointer");
+        const uint64_t size = buf.size();
+        if (offset > size || bytes > size - offset)
+            fail(VRB_ERROR_INVALID_ARGUMENT, std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " +
+                                                 std::to_string(offset) + " runs past the end of a buffer of " +
+                                                 std::to_string(size) + " bytes");
+    }
+    template <typename Made> static void hand_out(Made made, vrb_buffer **out)
+    {
+        if (!made) fail(VRB_ERROR_INTERNAL, "the backend made no buffer and named no error");
+        *out = table_detail::handle<vrb_buffer>(made.release());
+    }
+
+    static const char *last_error() { return vrb::plugin::last_error(); }
+
+    static vrb_status init(const vrb_host_table *host, vrb_context **out)
+    {
+        return guard([&] {
+            table_detail::need(out, "init's out");
+            *out = nullptr;
+            *out = table_detail::handle<vrb_context>(std::make_unique<Context>(host).release());
+        });
+    }
+    static void shutdown(vrb_context *ctx) { std::unique_ptr<Context> owned(table_detail::handle<Context>(ctx)); }
+
+    static vrb_status device_count(vrb_context *ctx, uint32_t *out)
+    {
+        return guard([&] {
+            table_detail::need(out, "device_count's out");
+            *out = context(ctx).device_count();
+        });
+    }
+    static vrb_status device_describe(vrb_context *ctx, uint32_t index, vrb_device_info *out)
+    {
+        return guard([&] {
+            Context &c = context(ctx);
+            checked_device(c, index);
+            table_detail::fill_sized(out, "the device info", [&](vrb_device_info &info) { c.describe(index, info); });
+        });
+    }
+    static vrb_status device_open(vrb_context *ctx, uint32_t index, vrb_device **out)
+    {
+        return guard([&] {
+            table_detail::need(out, "device_open's out");
+            *out = nullptr;
+            Context &c = context(ctx);
+            auto opened = c.open(checked_device(c, index));
+            if (!opened) fail(VRB_ERROR_INTERNAL, "the backend opened no device and named no error");
+            *out = table_detail::handle<vrb_device>(opened.release());
+        });
+    }
+    static void device_close(vrb_device *dev) { std::unique_ptr<Device> owned(table_detail::handle<Device>(dev)); }
+
+    static vrb_status memory_kind_count(vrb_device *dev, uint32_t *out)
+    {
+        return guard([&] {
+            table_detail::need(out, "memory_kind_count's out");
+            *out = device(dev).memory_kind_count();
+        });
+    }
+    static vrb_status memory_kind_describe(vrb_device *dev, uint32_t kind, vrb_memory_kind_info *out)
+    {
+        return guard([&] {
+            Device &d = device(dev);
+            checked_kind(d, kind);
+            table_detail::fill_sized(out, "the memory kind info",
+                                     [&](vrb_memory_kind_info &info) { d.describe(kind, info); });
+        });
+    }
+    static vrb_status buffer_alloc(vrb_device *dev, uint32_t kind, uint64_t bytes, vrb_buffer **out)
+    {
+        return guard([&] {
+            table_detail::need(out, "buffer_alloc's out");
+            *out = nullptr;
+            Device &d = device(dev);
+            checked_kind(d, kind);
+            if (bytes == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "a buffer needs at least one byte");
+            hand_out(d.alloc(kind, bytes), out);
+        });
+    }
+    static void buffer_free(vrb_buffer *buf) { std::unique_ptr<Buffer> owned(table_detail::handle<Buffer>(buf)); }
+
+    static vrb_status buffer_upload(vrb_buffer *buf, uint64_t offset, const void *src, uint64_t bytes)
+    {
+        return guard([&] {
+            Buffer &b = buffer(buf);
+            checked_range(b, offset, bytes, src, "an upload");
+            if (bytes > 0) b.upload(offset, src, bytes);
+        });
+    }
+    static vrb_status buffer_download(vrb_buffer *buf, uint64_t offset, void *dst, uint64_t bytes)
+    {
+        return guard([&] {
+            Buffer &b = buffer(buf);
+            checked_range(b, offset, bytes, dst, "a download");
+            if (bytes > 0) b.download(offset, dst, bytes);
+        });
+    }
+
+    static vrb_status run(vrb_device *dev, const vrb_operation *op, uint32_t repetitions, double *seconds,
+                          vrb_op_output *out)
+    {
+        return guard([&] {
+            Device &d = device(dev);
+            table_detail::need(op, "the operation");
+            table_detail::need(seconds, "run's seconds");
+            if (repetitions == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "repetitions must be at least 1");
+            check_operation(*op, [](vrb_buffer *b) { return buffer(b).size(); });
+            if constexpr (table_detail::KnowsItsDevice<Buffer>) {
+                for (const vrb_operand *operand : {&op->dst, &op->src1, &op->src2, &op->dst2})
+                    if (operand->buffer && buffer(operand->buffer).device() != &d)
+                        fail(VRB_ERROR_INVALID_ARGUMENT, "an operand's buffer belongs to another device");
+            }
+            const std::span<double> durations(seconds, repetitions);
+            for (double &s : durations)
+                s = 0;
+            table_detail::fill_sized(out, "run's output", [&](vrb_op_output &output) {
+                d.run(*op, durations, output);
+                for (std::size_t r = 0; r < durations.size(); ++r)
+                    if (!std::isfinite(durations[r]) || !(durations[r] > 0))
+                        fail(VRB_ERROR_TIMER, "run " + std::to_string(r) + " of " + std::to_string(durations.size()) +
+                                                  " has no positive duration (" + std::to_string(durations[r]) + " s)");
+            });
+        });
+    }
+
+    static vrb_status buffer_export(vrb_buffer *buf, vrb_external_handle *out)
+    {
+        return guard([&] {
+            Buffer &b = buffer(buf);
+            table_detail::need(out, "the external handle");
+            if (!handle_has_v12_fields(*out))
+                fail(VRB_ERROR_INVALID_ARGUMENT, "the external handle's struct_size " +
+                                                     std::to_string(out->struct_size) +
+                                                     " is too small for ABI 1.2's fields");
+            table_detail::fill_sized(out, "the external handle",
+                                     [&](vrb_external_handle &handle) { b.export_handle(handle); });
+        });
+    }
+    static vrb_status buffer_import(vrb_device *dev, const vrb_external_handle *handle, uint32_t kind, vrb_buffer **out)
+    {
+        return guard([&] {
+            table_detail::need(out, "buffer_import's out");
+            *out = nullptr;
+            Device &d = device(dev);
+            table_detail::need(handle, "the external handle");
+            hand_out(d.import_buffer(*handle, kind), out);
+        });
+    }
+    static vrb_status buffer_alloc_exportable(vrb_device *dev, uint32_t kind, uint64_t bytes, uint32_t type,
+                                              vrb_buffer **out)
+    {
+        return guard([&] {
+            table_detail::need(out, "buffer_alloc_exportable's out");
+            *out = nullptr;
+            Device &d = device(dev);
+            checked_kind(d, kind);
+            if (bytes == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "a buffer needs at least one byte");
+            hand_out(d.alloc_exportable(kind, bytes, type), out);
+        });
+    }
+};
+
+// The C table of a backend written as Context, Device and Buffer classes (see above).
+template <typename Context, typename Device, typename Buffer>
+constexpr vrb_plugin_table make_table(const ModuleIdentity &identity) noexcept
+{
+    using T = TableOf<Context, Device, Buffer>;
+    vrb_plugin_table table{};
+    table.struct_size = sizeof table;
+    table.abi_version = VRB_ABI_VERSION;
+    table.name = identity.name;
+    table.description = identity.description;
+    table.module_version = identity.version;
+    table.last_error = T::last_error;
+    table.init = T::init;
+    table.shutdown = T::shutdown;
+    table.device_count = T::device_count;
+    table.device_describe = T::device_describe;
+    table.device_open = T::device_open;
+    table.device_close = T::device_close;
+    table.memory_kind_count = T::memory_kind_count;
+    table.memory_kind_describe = T::memory_kind_describe;
+    table.buffer_alloc = T::buffer_alloc;
+    table.buffer_free = T::buffer_free;
+    table.buffer_upload = T::buffer_upload;
+    table.buffer_download = T::buffer_download;
+    table.run = T::run;
+    if constexpr (table_detail::CanExport<Buffer>) table.buffer_export = T::buffer_export;
+    if constexpr (table_detail::CanImport<Device>) table.buffer_import = T::buffer_import;
+    if constexpr (table_detail::CanAllocExportable<Device>) table.buffer_alloc_exportable = T::buffer_alloc_exportable;
+    return table;
+}
+
+} // namespace vrb::plugin
