@@ -1,14 +1,15 @@
 #include "buffer.hpp"
 
 #include "device.hpp"
+#include "external_memory.hpp"
 #include "splitting.hpp"
+#include "staging.hpp"
 
 namespace vrb::vulkan {
 
 Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes)
     : device_(device), kind_(kind), bytes_(bytes), segment_bytes_(device.shape().segment_bytes)
 {
-    if (bytes == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "a buffer needs at least one byte");
     const VkDevice vk = device.handle();
     const uint64_t count = segment_count(bytes, segment_bytes_);
     const uint32_t limit = device.physical().properties.limits.maxMemoryAllocationCount;
@@ -62,6 +63,7 @@ Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes)
         }
         segments_.push_back(std::move(segment));
     }
+    device.track(this);
     unreserve.self = nullptr;
 }
 
@@ -72,6 +74,7 @@ Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes, Segment s
 {
     try {
         segments_.push_back(std::move(segment));
+        device.track(this);
     } catch (...) {
         device_.release_heap(kind_.heap_index, reserved_);
         throw;
@@ -82,6 +85,22 @@ Buffer::~Buffer()
 {
     segments_.clear();
     device_.release_heap(kind_.heap_index, reserved_);
+    device_.untrack(this);
+}
+
+void Buffer::upload(uint64_t offset, const void *source, uint64_t bytes)
+{
+    device_.context().validation().watch([&] { vulkan::upload(*this, offset, source, bytes); });
+}
+
+void Buffer::download(uint64_t offset, void *destination, uint64_t bytes)
+{
+    device_.context().validation().watch([&] { vulkan::download(*this, offset, destination, bytes); });
+}
+
+void Buffer::export_handle(vrb_external_handle &handle)
+{
+    device_.context().validation().watch([&] { export_buffer(*this, handle); });
 }
 
 bool Buffer::mapped() const noexcept

@@ -1,10 +1,14 @@
 // A buffer (vrb_buffer): bytes of one memory kind, held as segments of at most the
 // device's segment size, each one VkBuffer bound to its own allocation. Segmenting is
 // what lets a buffer exceed maxMemoryAllocationSize and maxStorageBufferRange.
+// It is the Buffer of vrb::plugin::make_table (plugin.cpp): ranges and pointers are
+// checked there before upload() and download() run.
 #pragma once
 
 #include "handles.hpp"
 #include "memory_kinds.hpp"
+
+#include <vrambench/plugin.h>
 
 #include <cstdint>
 #include <vector>
@@ -42,7 +46,14 @@ class Buffer {
     Buffer(const Buffer &) = delete;
     Buffer &operator=(const Buffer &) = delete;
 
-    Device &device() const noexcept { return device_; }
+    // The ABI's calls; each fails when the validation layer spoke (validation.hpp).
+    void upload(uint64_t offset, const void *source, uint64_t bytes);
+    void download(uint64_t offset, void *destination, uint64_t bytes);
+    // Throws Failure(VRB_ERROR_UNSUPPORTED) unless the buffer was allocated exportable.
+    void export_handle(vrb_external_handle &handle);
+
+    // A pointer, as make_table compares it with the device an operation runs on.
+    Device *device() const noexcept { return &device_; }
     const MemoryKind &kind() const noexcept { return kind_; }
     uint64_t size() const noexcept { return bytes_; }
     uint64_t segment_bytes() const noexcept { return segment_bytes_; }

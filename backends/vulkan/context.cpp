@@ -1,6 +1,7 @@
 #include "context.hpp"
 
 #include "device.hpp"
+#include "device_info.hpp"
 #include "loader_libraries.hpp"
 
 #include <algorithm>
@@ -182,12 +183,19 @@ void Context::create_instance()
     }
 }
 
-VkPhysicalDevice Context::physical_device(uint32_t index) const
+uint32_t Context::device_count()
 {
-    if (index >= devices_.size())
-        fail(VRB_ERROR_INVALID_ARGUMENT, "device index " + std::to_string(index) + " is past the last of " +
-                                             std::to_string(devices_.size()) + " Vulkan devices");
-    return devices_[index];
+    return validation_.watch([&] { return static_cast<uint32_t>(devices_.size()); });
+}
+
+void Context::describe(uint32_t index, vrb_device_info &info)
+{
+    validation_.watch([&] { describe_device(query_physical_device(devices_[index], api_version_), info); });
+}
+
+std::unique_ptr<Device> Context::open(uint32_t index)
+{
+    return validation_.watch([&] { return std::make_unique<Device>(*this, index); });
 }
 
 void Context::log(vrb_log_level level, const std::string &message) const noexcept

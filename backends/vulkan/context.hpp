@@ -1,11 +1,14 @@
 // A loaded, initialised backend (vrb_context): the Vulkan loader opened through volk,
 // one VkInstance, its physical devices, and the validation messenger when asked for.
+// It is the Context of vrb::plugin::make_table (plugin.cpp), which checks indices and
+// sizes before these members run.
 #pragma once
 
 #include "handles.hpp"
 #include "options.hpp"
 #include "validation.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,11 +25,15 @@ class Context {
     Context(const Context &) = delete;
     Context &operator=(const Context &) = delete;
 
+    // The ABI's calls; each fails when the validation layer spoke (validation.hpp).
+    uint32_t device_count();
+    void describe(uint32_t index, vrb_device_info &info);
+    std::unique_ptr<Device> open(uint32_t index);
+
     VkInstance instance() const noexcept { return instance_.get(); }
     uint32_t api_version() const noexcept { return api_version_; }
-    uint32_t device_count() const noexcept { return static_cast<uint32_t>(devices_.size()); }
-    // Throws Failure(VRB_ERROR_INVALID_ARGUMENT) for an index past the last device.
-    VkPhysicalDevice physical_device(uint32_t index) const;
+    // index < device_count(): the adapter checked it.
+    VkPhysicalDevice physical_device(uint32_t index) const noexcept { return devices_[index]; }
     const Options &options() const noexcept { return options_; }
     ValidationLog &validation() noexcept { return validation_; }
 

@@ -1,6 +1,7 @@
 #include "device.hpp"
 
 #include "external_memory.hpp"
+#include "run.hpp"
 #include "timestamps.hpp"
 
 #include "push_constants.hpp"
@@ -182,17 +183,53 @@ Device::Device(Context &context, uint32_t index)
 
 Device::~Device()
 {
-    // The host's buffers go before the device they live on.
-    buffers_.clear();
+    // The host's buffers go before the device they live on; each leaves the list itself.
+    while (!buffers_.empty())
+        std::unique_ptr<Buffer> left(*buffers_.begin());
     context_.forget(this);
 }
 
-const MemoryKind &Device::kind(uint32_t index) const
+uint32_t Device::memory_kind_count()
 {
-    if (index >= kinds_.size())
-        fail(VRB_ERROR_INVALID_ARGUMENT,
-             "memory kind " + std::to_string(index) + " is past the last of " + std::to_string(kinds_.size()));
-    return kinds_[index];
+    return context_.validation().watch([&] { return static_cast<uint32_t>(kinds_.size()); });
+}
+
+void Device::describe(uint32_t kind_index, vrb_memory_kind_info &info)
+{
+    context_.validation().watch([&] {
+        const MemoryKind &kind = kinds_[kind_index];
+        info.flags = kind.flags;
+        plugin::copy_string(info.name, kind.name);
+        info.heap_index = kind.heap_index;
+        // Segmenting lifts Vulkan's per-allocation limit: one buffer may fill its heap.
+        info.max_allocation_bytes = kind.heap_bytes;
+    });
+}
+
+std::unique_ptr<Buffer> Device::alloc(uint32_t kind, uint64_t bytes)
+{
+    return context_.validation().watch([&] { return std::make_unique<Buffer>(*this, kinds_[kind], bytes); });
+}
+
+void Device::run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
+{
+    context_.validation().watch([&] { run_operation(*this, op, seconds, out); });
+}
+
+std::unique_ptr<Buffer> Device::import_buffer(const vrb_external_handle &handle, uint32_t)
+{
+    // The handle decides the memory (plugin.h): the kind asked for is not used.
+    return context_.validation().watch([&] { return vulkan::import_buffer(*this, handle); });
+}
+
+std::unique_ptr<Buffer> Device::alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t handle_type)
+{
+    return context_.validation().watch([&] { return allocate_exportable(*this, kind, bytes, handle_type); });
+}
+
+bool Device::supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind) const noexcept
+{
+    return kind < kinds_.size() && runs_on(kinds_[kind], op_kind, element_bytes);
 }
 
 VkQueue Device::queue(QueueRef ref) const
@@ -261,34 +298,19 @@ void Device::release_heap(uint32_t heap, uint64_t bytes) noexcept
     heap_used_[heap] -= std::min(bytes, heap_used_[heap]);
 }
 
-Buffer &Device::allocate_buffer(uint32_t kind_index, uint64_t bytes)
+void Device::track(Buffer *buffer)
 {
-    auto buffer = std::make_unique<Buffer>(*this, kind(kind_index), bytes);
-    Buffer &result = *buffer;
-    buffers_.emplace(&result, std::move(buffer));
-    return result;
+    buffers_.insert(buffer);
 }
 
-void Device::free_buffer(const Buffer *buffer) noexcept
+void Device::untrack(Buffer *buffer) noexcept
 {
     buffers_.erase(buffer);
-}
-
-Buffer &Device::keep(std::unique_ptr<Buffer> buffer)
-{
-    Buffer &result = *buffer;
-    buffers_.emplace(&result, std::move(buffer));
-    return result;
 }
 
 bool Device::extension_enabled(std::string_view name) const noexcept
 {
     return std::find(enabled_extensions_.begin(), enabled_extensions_.end(), name) != enabled_extensions_.end();
-}
-
-bool Device::owns(const Buffer *buffer) const noexcept
-{
-    return buffers_.count(buffer) != 0;
 }
 
 } // namespace vrb::vulkan

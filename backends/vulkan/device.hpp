@@ -1,6 +1,8 @@
 // An opened device (vrb_device): the VkDevice with its queues and command pools, the
 // memory kinds it offers, the limits that shape buffers and dispatches, the pipelines,
 // and the host-visible buffers the backend keeps for staging and results.
+// It is the Device of vrb::plugin::make_table (plugin.cpp): kinds, sizes and operations
+// are checked there, against the operands' own buffers, before these members run.
 #pragma once
 
 #include "buffer.hpp"
@@ -14,9 +16,10 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace vrb::vulkan {
@@ -43,6 +46,16 @@ class Device {
     Device(const Device &) = delete;
     Device &operator=(const Device &) = delete;
 
+    // The ABI's calls; each fails when the validation layer spoke (validation.hpp).
+    uint32_t memory_kind_count();
+    void describe(uint32_t kind, vrb_memory_kind_info &info);
+    std::unique_ptr<Buffer> alloc(uint32_t kind, uint64_t bytes);
+    void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
+    std::unique_ptr<Buffer> import_buffer(const vrb_external_handle &handle, uint32_t kind);
+    std::unique_ptr<Buffer> alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t handle_type);
+    // Whether run() does op_kind at element_bytes on buffers of memory kind `kind`.
+    bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind) const noexcept;
+
     Context &context() noexcept { return context_; }
     // Read from the environment when the device was opened.
     const Options &options() const noexcept { return options_; }
@@ -50,8 +63,6 @@ class Device {
     VkDevice handle() const noexcept { return device_.get(); }
     const DeviceShape &shape() const noexcept { return shape_; }
     const std::vector<MemoryKind> &kinds() const noexcept { return kinds_; }
-    // Throws Failure(VRB_ERROR_INVALID_ARGUMENT) for an unknown kind.
-    const MemoryKind &kind(uint32_t index) const;
 
     const QueuePlan &queues() const noexcept { return queue_plan_; }
     VkQueue queue(QueueRef ref) const;
@@ -75,13 +86,10 @@ class Device {
     void reserve_heap(uint32_t heap, uint64_t bytes);
     void release_heap(uint32_t heap, uint64_t bytes) noexcept;
 
-    // Buffers belong to their device: closing it frees those the host left, and an
-    // operation cannot name another device's buffer.
-    Buffer &allocate_buffer(uint32_t kind, uint64_t bytes);
-    void free_buffer(const Buffer *buffer) noexcept;
-    bool owns(const Buffer *buffer) const noexcept;
-    // Takes a buffer built elsewhere (external_memory.cpp) into the device's keeping.
-    Buffer &keep(std::unique_ptr<Buffer> buffer);
+    // Buffers belong to their device: closing it frees those the host left, since their
+    // memory cannot outlive the VkDevice. Each buffer enters and leaves this list itself.
+    void track(Buffer *buffer);
+    void untrack(Buffer *buffer) noexcept;
     bool extension_enabled(std::string_view name) const noexcept;
 
   private:
@@ -102,7 +110,7 @@ class Device {
     std::unique_ptr<Pipelines> pipelines_;
     std::unique_ptr<HostBuffer> staging_;
     std::unique_ptr<HostBuffer> results_;
-    std::unordered_map<const Buffer *, std::unique_ptr<Buffer>> buffers_;
+    std::unordered_set<Buffer *> buffers_;
 };
 
 } // namespace vrb::vulkan

@@ -93,8 +93,7 @@ void describe_device(const PhysicalDevice &d, vrb_device_info &out)
 {
     const VkPhysicalDeviceProperties &p = d.properties;
     const VkPhysicalDeviceLimits &limits = p.limits;
-    vrb_device_info info{};
-    info.struct_size = sizeof info;
+    vrb_device_info &info = out;
     info.type = device_type(p.deviceType);
     copy_string(info.name, p.deviceName);
     copy_string(info.vendor, vendor_name(p.vendorID));
@@ -201,11 +200,6 @@ void describe_device(const PhysicalDevice &d, vrb_device_info &out)
     if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) cpu::describe_cpu_caches(info, "the host CPU's, from ");
     add_property(info, "vulkan.memory_budget", d.has_budget ? "yes" : "no");
     add_property(info, "vulkan.shader_int64", d.features.shaderInt64 ? "yes" : "no");
-
-    // The host's struct may be older and smaller: copy what fits, keep its size.
-    const uint32_t size = out.struct_size;
-    std::memcpy(&out, &info, std::min<std::size_t>(size, sizeof info));
-    out.struct_size = size;
 }
 
 } // namespace vrb::vulkan

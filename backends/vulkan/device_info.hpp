@@ -6,7 +6,7 @@
 
 namespace vrb::vulkan {
 
-// Fills `out` up to its struct_size (set by the host).
+// Fills `out`, which arrives zeroed and whole (the adapter copies to the host's size).
 void describe_device(const PhysicalDevice &device, vrb_device_info &out);
 
 // "dddd:bb:dd.f"

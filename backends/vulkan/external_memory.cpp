@@ -126,7 +126,7 @@ plugin::ImporterIdentity identity_of(const Device &device)
     return identity;
 }
 
-Buffer &import_fd(Device &device, const vrb_external_handle &h)
+std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
 {
     if (h.type != VRB_EXTERNAL_OPAQUE_FD)
         fail(VRB_ERROR_UNSUPPORTED, "the Vulkan backend imports opaque fds and host pointers, not dma-bufs");
@@ -170,12 +170,12 @@ Buffer &import_fd(Device &device, const vrb_external_handle &h)
     ExternalMemory external;
     external.imported = true;
     external.dedicated = (h.flags & VRB_EXTERNAL_DEDICATED) != 0;
-    Buffer &buffer = device.keep(std::make_unique<Buffer>(device, *kind, h.bytes, std::move(segment), external, 0));
+    auto buffer = std::make_unique<Buffer>(device, *kind, h.bytes, std::move(segment), external, 0);
     ::close(static_cast<int>(h.handle)); // imported: the fd the caller gave is ours to close
     return buffer;
 }
 
-Buffer &import_host(Device &device, const vrb_external_handle &h)
+std::unique_ptr<Buffer> import_host(Device &device, const vrb_external_handle &h)
 {
     if (!device.extension_enabled(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME))
         fail(VRB_ERROR_UNSUPPORTED, std::string(device.physical().properties.deviceName) + " does not offer " +
@@ -216,7 +216,7 @@ Buffer &import_host(Device &device, const vrb_external_handle &h)
     bind_memory(device, segment, allocate, *kind, "importing " + std::to_string(h.bytes) + " bytes of host memory");
     ExternalMemory external;
     external.imported = true;
-    return device.keep(std::make_unique<Buffer>(device, *kind, h.bytes, std::move(segment), external, 0));
+    return std::make_unique<Buffer>(device, *kind, h.bytes, std::move(segment), external, 0);
 }
 
 } // namespace
@@ -231,13 +231,12 @@ std::vector<const char *> external_memory_extensions(const PhysicalDevice &physi
     return names;
 }
 
-Buffer &allocate_exportable(Device &device, uint32_t kind_index, uint64_t bytes, uint32_t handle_type)
+std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind_index, uint64_t bytes, uint32_t handle_type)
 {
     if (handle_type != VRB_EXTERNAL_OPAQUE_FD)
         fail(VRB_ERROR_UNSUPPORTED,
              "the Vulkan backend exports opaque fds only, not handle type " + std::to_string(handle_type));
-    if (bytes == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "a buffer needs at least one byte");
-    const MemoryKind &kind = device.kind(kind_index);
+    const MemoryKind &kind = device.kinds()[kind_index];
     if (bytes > device.shape().segment_bytes)
         fail(VRB_ERROR_UNSUPPORTED, "an exportable buffer is one allocation: " + std::to_string(bytes) +
                                         " bytes exceed the largest the device binds at once (" +
@@ -282,17 +281,15 @@ Buffer &allocate_exportable(Device &device, uint32_t kind_index, uint64_t bytes,
     external.dedicated = dedicated;
     auto buffer = std::make_unique<Buffer>(device, kind, bytes, std::move(segment), external, unreserve.bytes);
     unreserve.device = nullptr; // the buffer gives the reservation back now
-    return device.keep(std::move(buffer));
+    return buffer;
 }
 
-void export_buffer(Buffer &buffer, vrb_external_handle &out)
+void export_buffer(const Buffer &buffer, vrb_external_handle &h)
 {
-    if (!plugin::handle_has_v12_fields(out))
-        fail(VRB_ERROR_INVALID_ARGUMENT, "the external handle is too small for ABI 1.2's fields");
     if (!(buffer.external().exportable & kOpaqueFd) || buffer.segments().size() != 1)
         fail(VRB_ERROR_UNSUPPORTED,
              "the buffer was not allocated exportable (buffer_alloc_exportable): its memory has no fd to give");
-    const Device &device = buffer.device();
+    const Device &device = *buffer.device();
     const Segment &segment = buffer.segments().front();
     VkMemoryGetFdInfoKHR info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
     info.memory = segment.memory.get();
@@ -300,8 +297,6 @@ void export_buffer(Buffer &buffer, vrb_external_handle &out)
     int fd = -1;
     check(vkGetMemoryFdKHR(device.handle(), &info, &fd), "exporting memory as an opaque fd");
 
-    vrb_external_handle h{};
-    h.struct_size = sizeof h;
     h.type = VRB_EXTERNAL_OPAQUE_FD;
     h.handle = fd;
     h.bytes = buffer.size();
@@ -315,16 +310,13 @@ void export_buffer(Buffer &buffer, vrb_external_handle &out)
         std::memcpy(h.driver_uuid, p.id.driverUUID, sizeof h.driver_uuid);
     }
     plugin::copy_string(h.api, "Vulkan");
-    const uint32_t size = out.struct_size;
-    std::memcpy(&out, &h, std::min<std::size_t>(size, sizeof h));
-    out.struct_size = size;
 }
 
-Buffer &import_buffer(Device &device, const vrb_external_handle *handle)
+std::unique_ptr<Buffer> import_buffer(Device &device, const vrb_external_handle &handle)
 {
-    const bool host = handle && handle->type == VRB_EXTERNAL_HOST_POINTER;
-    plugin::check_import_handle(handle, identity_of(device), host ? host_pointer_alignment(device) : 1);
-    return host ? import_host(device, *handle) : import_fd(device, *handle);
+    const bool host = handle.type == VRB_EXTERNAL_HOST_POINTER;
+    plugin::check_import_handle(&handle, identity_of(device), host ? host_pointer_alignment(device) : 1);
+    return host ? import_host(device, handle) : import_fd(device, handle);
 }
 
 } // namespace vrb::vulkan

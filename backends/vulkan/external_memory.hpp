@@ -9,6 +9,7 @@
 #include <vrambench/plugin.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace vrb::vulkan {
@@ -21,12 +22,14 @@ struct PhysicalDevice;
 std::vector<const char *> external_memory_extensions(const PhysicalDevice &physical);
 
 // Throws Failure(VRB_ERROR_UNSUPPORTED) where the driver cannot export that memory.
-Buffer &allocate_exportable(Device &device, uint32_t kind, uint64_t bytes, uint32_t handle_type);
+// kind < the device's kinds and bytes > 0 (make_table checked both).
+std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind, uint64_t bytes, uint32_t handle_type);
 
-// Writes a new fd the caller owns, with what an importer needs to know.
-void export_buffer(Buffer &buffer, vrb_external_handle &out);
+// Writes a new fd the caller owns, with what an importer needs to know, into a handle
+// of this header's size (make_table copies it to the host's).
+void export_buffer(const Buffer &buffer, vrb_external_handle &out);
 
-// Checks the handle before any driver call; on success the device owns the fd.
-Buffer &import_buffer(Device &device, const vrb_external_handle *handle);
+// Checks the handle before any driver call; on success the buffer owns the fd.
+std::unique_ptr<Buffer> import_buffer(Device &device, const vrb_external_handle &handle);
 
 } // namespace vrb::vulkan

@@ -88,4 +88,12 @@ std::vector<MemoryKind> derive_memory_kinds(const VkPhysicalDeviceMemoryProperti
     return kinds;
 }
 
+bool runs_on(const MemoryKind &kind, uint32_t op_kind, uint32_t element_bytes)
+{
+    if (op_kind == VRB_OP_TRANSFER) return element_bytes == 1;
+    const bool shader = op_kind >= VRB_OP_READ && op_kind <= VRB_OP_CHECK;
+    const bool width = element_bytes == 4 || element_bytes == 8 || element_bytes == 16;
+    return shader && width && (kind.flags & VRB_MEMORY_DEVICE_ACCESS);
+}
+
 } // namespace vrb::vulkan

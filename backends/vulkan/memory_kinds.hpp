@@ -33,4 +33,9 @@ uint32_t heap_flags(VkMemoryHeapFlags heap, VkPhysicalDeviceType device_type);
 std::vector<MemoryKind> derive_memory_kinds(const VkPhysicalDeviceMemoryProperties &memory,
                                             VkPhysicalDeviceType device_type, uint32_t usable_type_bits);
 
+// Whether run() does op_kind (vrb_op_kind) at element_bytes on buffers of `kind`:
+// shaders on kinds that can back a storage buffer (DEVICE_ACCESS), at 4, 8 and 16 bytes;
+// TRANSFER, whose width is 1, on every kind, since every buffer has transfer usage.
+bool runs_on(const MemoryKind &kind, uint32_t op_kind, uint32_t element_bytes);
+
 } // namespace vrb::vulkan

@@ -1,6 +1,5 @@
 #include "run.hpp"
 
-#include "abi_handles.hpp"
 #include "buffer.hpp"
 #include "commands.hpp"
 #include "compute_ops.hpp"
@@ -64,32 +63,22 @@ Outcome run_compute(Device &device, const vrb_operation &op, uint32_t repetition
 
 } // namespace
 
-void run_operation(Device &device, const vrb_operation *op, uint32_t repetitions, double *seconds, vrb_op_output *out)
+void run_operation(Device &device, const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
 {
-    if (!op) fail(VRB_ERROR_INVALID_ARGUMENT, "no operation given");
-    if (repetitions == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "repetitions must be at least 1");
-    if (!seconds) fail(VRB_ERROR_INVALID_ARGUMENT, "no array for the durations");
-    plugin::check_operation(*op, [&](vrb_buffer *handle) {
-        const Buffer *buffer = from_abi(handle);
-        if (!device.owns(buffer)) fail(VRB_ERROR_INVALID_ARGUMENT, "an operand is not a live buffer of this device");
-        return buffer->size();
-    });
     if (device.context().cancelled()) fail(VRB_ERROR_CANCELLED, "cancelled");
-
-    const uint32_t passes = plugin::operation_passes(*op);
+    const auto repetitions = static_cast<uint32_t>(seconds.size());
+    const uint32_t passes = plugin::operation_passes(op);
     Outcome outcome;
-    if (op->kind == VRB_OP_TRANSFER)
-        outcome.timer = run_transfer(device, *op, repetitions, passes, seconds);
+    if (op.kind == VRB_OP_TRANSFER)
+        outcome.timer = run_transfer(device, op, repetitions, passes, seconds.data());
     else
-        outcome = run_compute(device, *op, repetitions, passes, seconds);
+        outcome = run_compute(device, op, repetitions, passes, seconds.data());
 
-    if (out) {
-        if (VRB_FITS(*out, timer)) out->timer = outcome.timer;
-        if (VRB_FITS(*out, checksum)) out->checksum = outcome.answer.checksum;
-        if (VRB_FITS(*out, mismatches)) out->mismatches = outcome.answer.mismatches;
-        if (VRB_FITS(*out, first_mismatch)) out->first_mismatch = outcome.answer.first_mismatch;
-        if (VRB_FITS(*out, passes)) out->passes = passes;
-    }
+    out.timer = outcome.timer;
+    out.checksum = outcome.answer.checksum;
+    out.mismatches = outcome.answer.mismatches;
+    out.first_mismatch = outcome.answer.first_mismatch;
+    out.passes = passes;
 }
 
 } // namespace vrb::vulkan

@@ -11,24 +11,15 @@ namespace vrb::vulkan {
 
 namespace {
 
-void check_range(const Buffer &buffer, uint64_t offset, const void *pointer, uint64_t bytes, const char *what)
-{
-    if (offset > buffer.size() || bytes > buffer.size() - offset)
-        fail(VRB_ERROR_INVALID_ARGUMENT, std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " +
-                                             std::to_string(offset) + " passes the end of a buffer of " +
-                                             std::to_string(buffer.size()) + " bytes");
-    if (bytes > 0 && !pointer) fail(VRB_ERROR_INVALID_ARGUMENT, std::string(what) + " with a null host pointer");
-}
-
 bool direct(const Buffer &buffer)
 {
-    return buffer.mapped() && !buffer.device().options().always_stage;
+    return buffer.mapped() && !buffer.device()->options().always_stage;
 }
 
 // A mapped range of non-coherent memory, widened to whole atoms as Vulkan requires.
 VkMappedMemoryRange atom_range(const Buffer &buffer, const Segment &segment, uint64_t offset, uint64_t bytes)
 {
-    const uint64_t atom = std::max<uint64_t>(buffer.device().physical().properties.limits.nonCoherentAtomSize, 1);
+    const uint64_t atom = std::max<uint64_t>(buffer.device()->physical().properties.limits.nonCoherentAtomSize, 1);
     VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
     range.memory = segment.memory.get();
     range.offset = offset / atom * atom;
@@ -61,9 +52,8 @@ void record_staging_copy(VkCommandBuffer commands, const Buffer &buffer, uint64_
 
 void upload(Buffer &buffer, uint64_t offset, const void *source, uint64_t bytes)
 {
-    check_range(buffer, offset, source, bytes, "an upload");
     const auto *from = static_cast<const std::byte *>(source);
-    Device &device = buffer.device();
+    Device &device = *buffer.device();
     if (direct(buffer)) {
         for (const CopyRegion &r : split_copy(offset, buffer.segment_bytes(), 0, UINT64_MAX, bytes)) {
             const Segment &segment = buffer.segments()[r.src_segment];
@@ -93,9 +83,8 @@ void upload(Buffer &buffer, uint64_t offset, const void *source, uint64_t bytes)
 
 void download(Buffer &buffer, uint64_t offset, void *destination, uint64_t bytes)
 {
-    check_range(buffer, offset, destination, bytes, "a download");
     auto *to = static_cast<std::byte *>(destination);
-    Device &device = buffer.device();
+    Device &device = *buffer.device();
     if (direct(buffer)) {
         for (const CopyRegion &r : split_copy(offset, buffer.segment_bytes(), 0, UINT64_MAX, bytes)) {
             const Segment &segment = buffer.segments()[r.src_segment];

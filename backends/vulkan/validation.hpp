@@ -8,6 +8,7 @@
 
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace vrb::vulkan {
@@ -20,6 +21,28 @@ class ValidationLog {
     // Throws Failure(VRB_ERROR_DEVICE) with the first message and the number of others,
     // and forgets them, when any arrived since the last call.
     void raise_pending();
+
+    // One ABI call's body between two looks at the log: a message left behind by a call
+    // that cannot fail (a free, a close) fails this one, and a message the body caused
+    // fails it even when the body itself succeeded. When the body throws after a
+    // message arrived, the message is the likelier cause and is what the call reports.
+    template <typename Body> decltype(auto) watch(Body &&body)
+    {
+        raise_pending();
+        try {
+            if constexpr (std::is_void_v<std::invoke_result_t<Body &>>) {
+                body();
+                raise_pending();
+            } else {
+                auto result = body();
+                raise_pending();
+                return result;
+            }
+        } catch (...) {
+            if (pending()) raise_pending();
+            throw;
+        }
+    }
 
   private:
     mutable std::mutex mutex_;

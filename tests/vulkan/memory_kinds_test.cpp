@@ -98,5 +98,33 @@ TEST(MemoryKinds, of_integrated_gpus_and_cpus_live_in_system_ram)
     EXPECT_EQ(heap_flags(0, VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU), uint32_t(VRB_MEMORY_HOST_MEMORY));
 }
 
+TEST(MemoryKinds, run_every_operation_at_every_width_and_transfers_at_width_one)
+{
+    const auto m = memory({{L, 0}, {V | C, 1}}, {{8ull << 30, VK_MEMORY_HEAP_DEVICE_LOCAL_BIT}, {16ull << 30, 0}});
+    for (const MemoryKind &kind : derive_memory_kinds(m, VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, 0x3)) {
+        for (uint32_t op = VRB_OP_READ; op <= VRB_OP_CHECK; ++op) {
+            if (op == VRB_OP_TRANSFER) continue;
+            for (uint32_t width : {4u, 8u, 16u})
+                EXPECT_TRUE(runs_on(kind, op, width)) << kind.name << " op " << op << " width " << width;
+            for (uint32_t width : {0u, 1u, 2u, 12u, 32u})
+                EXPECT_FALSE(runs_on(kind, op, width)) << kind.name << " op " << op << " width " << width;
+        }
+        EXPECT_TRUE(runs_on(kind, VRB_OP_TRANSFER, 1)) << kind.name;
+        EXPECT_FALSE(runs_on(kind, VRB_OP_TRANSFER, 4)) << kind.name;
+        EXPECT_FALSE(runs_on(kind, 0, 4)) << kind.name;
+        EXPECT_FALSE(runs_on(kind, VRB_OP_CHECK + 1, 4)) << kind.name;
+    }
+}
+
+TEST(MemoryKinds, that_shaders_cannot_reach_still_transfer)
+{
+    MemoryKind copy_only;
+    copy_only.name = "copy-only";
+    copy_only.flags = VRB_MEMORY_HOST_VISIBLE | VRB_MEMORY_HOST_MEMORY;
+    EXPECT_FALSE(runs_on(copy_only, VRB_OP_READ, 4));
+    EXPECT_FALSE(runs_on(copy_only, VRB_OP_FILL, 16));
+    EXPECT_TRUE(runs_on(copy_only, VRB_OP_TRANSFER, 1));
+}
+
 } // namespace
 } // namespace vrb::vulkan

@@ -1,8 +1,9 @@
-#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/planning/peak.hpp>
-#include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/results/card_key.hpp>
+#include <vrambench/core/results/device_record.hpp>
 
 #include <fmt/format.h>
 
@@ -58,10 +59,7 @@ std::string uuid_text(const uint8_t (&u)[16])
 
 std::string DeviceRecord::key() const
 {
-    if ((info.known & VRB_KNOWN_PCI_ADDRESS) && info.pci_address[0])
-        return fmt::format("pci:{}", module_text(info.pci_address));
-    if (info.known & VRB_KNOWN_UUID) return "uuid:" + uuid_text(info.uuid);
-    return id;
+    return card_key(info, id, this_host_name());
 }
 
 uint64_t DeviceRecord::reported_last_level_cache_bytes() const
