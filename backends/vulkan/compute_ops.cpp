@@ -234,8 +234,8 @@ void ComputeOperation::plan_gather_or_chase(const vrb_operation &op)
     layout_kind_ = LayoutKind::Chain;
     answer_ = gather ? Answer::Gather : Answer::Chase;
 
-    // check_operation() cannot size src1 of GATHER and CHASE (its extent depends on the
-    // indices), so its offset is checked here.
+    // make_table's check_operation() checks src1's offset only when there are steps to
+    // take; the segments are bound from the offset even for none, so it must lie inside.
     const Buffer &chain = buffer_of(op.src1);
     const char *name = gather ? "GATHER" : "CHASE";
     if (op.src1.offset % e != 0)
