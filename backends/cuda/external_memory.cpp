@@ -29,7 +29,8 @@ uint64_t digest(const std::string &text)
 std::size_t addressable(uint64_t bytes, const char *what)
 {
     if (bytes > std::numeric_limits<std::size_t>::max())
-        fail(VRB_ERROR_OUT_OF_MEMORY, std::string(what) + " of " + std::to_string(bytes) + " bytes cannot be addressed here");
+        fail(VRB_ERROR_OUT_OF_MEMORY,
+             std::string(what) + " of " + std::to_string(bytes) + " bytes cannot be addressed here");
     return static_cast<std::size_t>(bytes);
 }
 
@@ -76,8 +77,8 @@ std::unique_ptr<vrb_buffer> import_fd(vrb_device &device, const vrb_external_han
         buffer->exportable = import_exported(device.virtual_memory, device.ordinal, fd, allocation);
         buffer->device_address = buffer->exportable.mapped.get().base;
     } else {
-        buffer->imported = import_external(fd, allocation, static_cast<std::size_t>(h.bytes),
-                                           (h.flags & VRB_EXTERNAL_DEDICATED) != 0);
+        buffer->imported =
+            import_external(fd, allocation, static_cast<std::size_t>(h.bytes), (h.flags & VRB_EXTERNAL_DEDICATED) != 0);
         buffer->device_address = buffer->imported.mapping.get();
     }
     ::close(fd); // imported: the fd the caller gave is ours to close
@@ -127,11 +128,12 @@ std::unique_ptr<vrb_buffer> vrb_device::alloc_exportable(uint32_t kind, uint64_t
 {
     using namespace vrb::gpu;
     if (handle_type != VRB_EXTERNAL_OPAQUE_FD)
-        fail(VRB_ERROR_UNSUPPORTED, std::string("the ") + kApiName + " backend exports opaque fds only, not handle type " +
+        fail(VRB_ERROR_UNSUPPORTED, std::string("the ") + kApiName +
+                                        " backend exports opaque fds only, not handle type " +
                                         std::to_string(handle_type));
     if (kind != kind_device)
-        fail(VRB_ERROR_UNSUPPORTED, std::string("only device memory is exportable, not memory kind '") +
-                                        kinds[kind].name + "'");
+        fail(VRB_ERROR_UNSUPPORTED,
+             std::string("only device memory is exportable, not memory kind '") + kinds[kind].name + "'");
     const std::size_t size = addressable(bytes, "an exportable buffer");
     usable(*this);
     make_current(ordinal);
@@ -161,8 +163,7 @@ void vrb_buffer::export_handle(vrb_external_handle &h)
     make_current(ordinal);
     int fd = -1;
     const PhysicalAllocation &physical = exportable.physical.get();
-    check(vm_export_fd(*physical.calls, &fd, physical.handle),
-          "exporting memory as a POSIX fd");
+    check(vm_export_fd(*physical.calls, &fd, physical.handle), "exporting memory as a POSIX fd");
     h.type = VRB_EXTERNAL_OPAQUE_FD;
     h.handle = fd;
     h.bytes = bytes;

@@ -59,7 +59,8 @@ Held<PhysicalAllocation> hold(const std::shared_ptr<const VirtualMemoryCalls> &c
 }
 
 // Reserves an address range for `physical`, maps it there and opens it to the device.
-void map_for_device(ExportableMemory &memory, const std::shared_ptr<const VirtualMemoryCalls> &calls, int device, std::size_t alignment)
+void map_for_device(ExportableMemory &memory, const std::shared_ptr<const VirtualMemoryCalls> &calls, int device,
+                    std::size_t alignment)
 {
     const std::size_t bytes = memory.allocation_bytes;
     void *base = nullptr;
@@ -82,7 +83,8 @@ std::size_t granularity(const std::shared_ptr<const VirtualMemoryCalls> &calls, 
 
 } // namespace
 
-ExportableMemory allocate_exportable(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device, std::size_t bytes)
+ExportableMemory allocate_exportable(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device,
+                                     std::size_t bytes)
 {
     const std::size_t g = granularity(calls, device);
     ExportableMemory memory;
@@ -96,14 +98,15 @@ ExportableMemory allocate_exportable(const std::shared_ptr<const VirtualMemoryCa
     return memory;
 }
 
-ExportableMemory import_exported(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device, int fd, std::size_t allocation_bytes)
+ExportableMemory import_exported(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device, int fd,
+                                 std::size_t allocation_bytes)
 {
     const std::size_t g = granularity(calls, device);
     if (allocation_bytes % g != 0)
-        plugin::fail(VRB_ERROR_INVALID_ARGUMENT,
-                     "the handle's allocation of " + std::to_string(allocation_bytes) +
-                         " bytes is not a whole number of the driver's granularity (" + std::to_string(g) +
-                         " bytes): it is not memory this driver exported");
+        plugin::fail(VRB_ERROR_INVALID_ARGUMENT, "the handle's allocation of " + std::to_string(allocation_bytes) +
+                                                     " bytes is not a whole number of the driver's granularity (" +
+                                                     std::to_string(g) +
+                                                     " bytes): it is not memory this driver exported");
     ExportableMemory memory;
     memory.allocation_bytes = allocation_bytes;
     PhysicalHandle handle{};
@@ -117,8 +120,8 @@ ImportedMemory import_external(int fd, std::size_t allocation_bytes, std::size_t
 {
     const int duplicate = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (duplicate < 0)
-        plugin::fail(VRB_ERROR_DEVICE, "cannot duplicate file descriptor " + std::to_string(fd) + ": " +
-                                           std::strerror(errno));
+        plugin::fail(VRB_ERROR_DEVICE,
+                     "cannot duplicate file descriptor " + std::to_string(fd) + ": " + std::strerror(errno));
     ImportedMemory imported;
     ExternalMemoryHandle memory{};
     const Error e = import_external_fd(&memory, duplicate, allocation_bytes, dedicated);

@@ -106,9 +106,11 @@ Stream create_stream();
 Event create_event();
 
 // `bytes` rounded up to the driver's granularity, exportable as a POSIX fd.
-ExportableMemory allocate_exportable(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device, std::size_t bytes);
+ExportableMemory allocate_exportable(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device,
+                                     std::size_t bytes);
 // Memory this driver exported (vm_export_fd), mapped for `device`; the fd stays the caller's.
-ExportableMemory import_exported(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device, int fd, std::size_t allocation_bytes);
+ExportableMemory import_exported(const std::shared_ptr<const VirtualMemoryCalls> &calls, int device, int fd,
+                                 std::size_t allocation_bytes);
 // Memory another API exported as an opaque fd. The driver, which takes the fd it is
 // given, gets a duplicate: `fd` stays the caller's whatever happens.
 ImportedMemory import_external(int fd, std::size_t allocation_bytes, std::size_t bytes, bool dedicated);

@@ -153,11 +153,13 @@ inline hipError_t from_driver(hipError_t r)
 }
 
 // A runtime function by name, or null where the loaded runtime lacks it: looked up in
-// the very library that holds hipMalloc, which this module loaded with RTLD_LOCAL.
+// the very library that holds hipRuntimeGetVersion, which this module loaded with
+// RTLD_LOCAL.
 inline void *driver_symbol(const char *name)
 {
+    hipError_t (*known)(int *) = &hipRuntimeGetVersion;
     Dl_info info{};
-    if (!dladdr(reinterpret_cast<void *>(&hipMalloc), &info) || !info.dli_fname) return nullptr;
+    if (!dladdr(reinterpret_cast<void *>(known), &info) || !info.dli_fname) return nullptr;
     void *library = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
     if (!library) return nullptr;
     void *fn = dlsym(library, name);

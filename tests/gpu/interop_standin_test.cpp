@@ -95,7 +95,8 @@ class StandinInterop : public testing::Test {
     vrb_buffer *exportable(uint64_t bytes)
     {
         vrb_buffer *b = nullptr;
-        EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_device, bytes, VRB_EXTERNAL_OPAQUE_FD, &b), VRB_OK)
+        EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_device, bytes, VRB_EXTERNAL_OPAQUE_FD, &b),
+                  VRB_OK)
             << t.last_error();
         return b;
     }
@@ -205,8 +206,8 @@ TEST_F(StandinInterop, AFailureHalfwayThroughAnExportableAllocationUndoesWhatWas
                   VRB_ERROR_DEVICE)
             << standin::name(failing);
         EXPECT_EQ(b, nullptr);
-        EXPECT_EQ(standin::live_resources(), 0) << "after a failed " << standin::name(failing) << ": "
-                                                << named(memory_calls());
+        EXPECT_EQ(standin::live_resources(), 0)
+            << "after a failed " << standin::name(failing) << ": " << named(memory_calls());
     }
     // The last one: everything before it undone in reverse.
     EXPECT_EQ(named(memory_calls()),

@@ -105,10 +105,10 @@ int live_resources()
 const char *name(Call call)
 {
     static const char *const names[] = {
-        "legacy copy",     "async copy",      "async memset",   "stream synchronize", "stream create", "other",
-        "vm create",       "vm release",      "vm reserve",     "vm address free",    "vm map",        "vm unmap",
-        "vm set access",   "vm export",       "vm import",      "external import",    "external map",  "external destroy",
-        "host register",   "host unregister"};
+        "legacy copy",     "async copy",   "async memset",     "stream synchronize", "stream create",
+        "other",           "vm create",    "vm release",       "vm reserve",         "vm address free",
+        "vm map",          "vm unmap",     "vm set access",    "vm export",          "vm import",
+        "external import", "external map", "external destroy", "host register",      "host unregister"};
     return names[int(call)];
 }
 
@@ -418,8 +418,7 @@ standinDrvResult standinDrvMemSetAccess(standinDrvAddress address, std::size_t b
         return standinErrorInvalidValue;
     return standinSuccess;
 }
-standinDrvResult standinDrvMemExportToShareableHandle(void *shareable, standinDrvHandle handle, int,
-                                                      unsigned long long)
+standinDrvResult standinDrvMemExportToShareableHandle(void *shareable, standinDrvHandle handle, int, unsigned long long)
 {
     if (noted_fails(Call::vm_export)) return standinErrorInvalidValue;
     const int fd = ::fcntl(int(handle), F_DUPFD_CLOEXEC, 0);
@@ -439,7 +438,10 @@ standinDrvResult standinDrvMemImportFromShareableHandle(standinDrvHandle *handle
 
 void *standinDriverSymbol(const char *name)
 {
-#define VRB_STANDIN_SYMBOL(fn) {#fn, reinterpret_cast<void *>(&fn)}
+#define VRB_STANDIN_SYMBOL(fn)                                                                                         \
+    {                                                                                                                  \
+#fn, reinterpret_cast < void *>(&fn)                                                                           \
+    }
     static const std::map<std::string, void *> symbols = {
         VRB_STANDIN_SYMBOL(standinDrvMemGetAllocationGranularity),
         VRB_STANDIN_SYMBOL(standinDrvMemCreate),
