@@ -2,9 +2,10 @@
 //
 // Every other file of the backend, kernels included, uses only the names below, so the
 // same sources compile with nvcc (CUDA) and with hipcc (HIP, VRB_GPU_HIP defined). The
-// functions are written once: the two runtimes name their calls alike after their
-// prefix, so a vendor header gives the prefix (VRB_GPU_API) and the handful of things
-// that differ by more, instead of renaming one vendor's API into the other's.
+// functions are written once: the two runtimes (and the two drivers' virtual memory
+// APIs) name their calls alike after their prefix, so a vendor header gives the prefixes
+// (VRB_GPU_API, VRB_GPU_DRIVER) and the handful of things that differ by more, instead
+// of renaming one vendor's API into the other's.
 //
 // A test may define VRB_GPU_STANDIN and put its own gpu_vendor_standin.hpp on the
 // include path: the host code then runs against a recording stand-in of the runtime.
