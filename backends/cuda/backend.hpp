@@ -1,6 +1,7 @@
-// The objects behind the ABI's opaque handles, and the functions of the backend that
-// plugin.cpp exposes through the table. Each function throws vrb::plugin::Failure;
-// plugin.cpp's guard() turns that into a status and a message.
+// The backend as the three classes plugin_table.hpp turns into the C table: a context
+// (the runtime, initialised), a device (opened) and a buffer (memory of one kind). The
+// adapter checks every argument it can before a member runs; members throw
+// vrb::plugin::Failure for the rest.
 #pragma once
 
 #include "gpu_resources.hpp"
@@ -11,15 +12,25 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+struct vrb_device;
+struct vrb_buffer;
+
 struct vrb_context {
-    vrb_host_table host{}; // the fields the host's table had; absent ones stay null
-    int device_count = 0;
+    explicit vrb_context(const vrb_host_table *host);
+
+    uint32_t device_count() const { return devices; }
+    void describe(uint32_t index, vrb_device_info &info);
+    std::unique_ptr<vrb_device> open(uint32_t index);
 
     bool cancelled() const;
     void log(vrb_log_level level, const std::string &message) const;
+
+    vrb_host_table host{}; // the fields the host's table had; absent ones stay null
+    uint32_t devices = 0;
 };
 
 namespace vrb::gpu {
@@ -37,36 +48,70 @@ struct RunEvents {
     Event start, stop, joined;
 };
 
+// What an imported handle is checked against: this card and this driver.
+struct CardIdentity {
+    bool uuid_known = false;
+    uint8_t uuid[16] = {};
+    uint8_t driver[16] = {}; // the API, its driver version and the kernel driver's (external_memory.cpp)
+    std::string name;
+};
+
 } // namespace vrb::gpu
 
 struct vrb_device {
+    ~vrb_device();
+
+    uint32_t memory_kind_count() const { return uint32_t(kinds.size()); }
+    void describe(uint32_t kind, vrb_memory_kind_info &info);
+    std::unique_ptr<vrb_buffer> alloc(uint32_t kind, uint64_t bytes);
+    void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
+    bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind) const;
+    // external_memory.cpp
+    std::unique_ptr<vrb_buffer> alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t handle_type);
+    std::unique_ptr<vrb_buffer> import_buffer(const vrb_external_handle &handle, uint32_t kind);
+
     vrb_context *context = nullptr;
     int ordinal = 0;
     vrb::gpu::DeviceShape shape;
     std::array<vrb::gpu::MemoryKind, vrb::gpu::kind_count> kinds{};
+    vrb::gpu::CardIdentity identity;
+    // Found when the device opens; shared with the memory made through them.
+    std::shared_ptr<const vrb::gpu::VirtualMemoryCalls> virtual_memory;
     vrb::gpu::Stream stream;        // kernels, and the first direction of a transfer
     vrb::gpu::Stream second_stream; // the other direction of a two-way transfer
     vrb::gpu::DeviceMemory scratch_memory;
     vrb::gpu::Scratch scratch;
     std::vector<vrb::gpu::RunEvents> events; // grown on demand, reused by every run
-
-    ~vrb_device();
 };
 
 struct vrb_buffer {
-    vrb_device *device = nullptr;
+    ~vrb_buffer();
+
+    uint64_t size() const { return bytes; }
+    vrb_device *device() const { return owner; }
+    void upload(uint64_t offset, const void *src, uint64_t count);
+    void download(uint64_t offset, void *dst, uint64_t count);
+    void export_handle(vrb_external_handle &handle); // external_memory.cpp
+
+    vrb_device *owner = nullptr;
     int ordinal = 0; // the device's, kept so freeing never reads a closed device
     uint32_t kind = 0;
     uint64_t bytes = 0;
+    // At most one of these holds the buffer's memory; the rest stay empty.
     vrb::gpu::DeviceMemory device_memory;
     vrb::gpu::PinnedMemory pinned_memory;
     vrb::gpu::PageableMemory pageable_memory;
-    void *host = nullptr;           // where the host reads and writes it; null for device memory
-    void *device_address = nullptr; // what kernels use; null when kernels cannot reach it
-
-    ~vrb_buffer();
+    vrb::gpu::ExportableMemory exportable; // allocated exportable, or imported from this driver
+    vrb::gpu::ImportedMemory imported;     // imported from another API
+    vrb::gpu::HostRegistration registered; // another module's host memory, registered in place
+    void *host = nullptr;                  // where the host reads and writes it; null for device memory
+    void *device_address = nullptr;        // what kernels use; null when kernels cannot reach it
 
     bool in_host_memory() const { return host != nullptr; }
+    bool holds_device_resources() const
+    {
+        return device_memory || pinned_memory || exportable.physical || imported.memory || registered;
+    }
     // The address the copy engine is given.
     void *copy_address() const { return host ? host : device_address; }
 };
@@ -74,23 +119,13 @@ struct vrb_buffer {
 namespace vrb::gpu {
 
 // runtime.cpp
-std::unique_ptr<vrb_context> create_context(const vrb_host_table *host);
 void make_current(int ordinal);
 
 // device_info.cpp
 void describe_device(int ordinal, vrb_device_info &info);
+std::string kernel_driver_version(); // empty where the kernel driver does not say
 
-// device.cpp
-std::unique_ptr<vrb_device> open_device(vrb_context &context, int ordinal);
-
-// memory.cpp
-void describe_memory_kind(const vrb_device &device, uint32_t kind, vrb_memory_kind_info &info);
-std::unique_ptr<vrb_buffer> allocate_buffer(vrb_device &device, uint32_t kind, uint64_t bytes);
-void upload(vrb_buffer &buffer, uint64_t offset, const void *src, uint64_t bytes);
-void download(vrb_buffer &buffer, uint64_t offset, void *dst, uint64_t bytes);
-
-// operations.cpp
-void run_operation(vrb_device &device, const vrb_operation &op, uint32_t repetitions, double *seconds,
-                   vrb_op_output &out);
+// external_memory.cpp
+CardIdentity card_identity(int ordinal);
 
 } // namespace vrb::gpu

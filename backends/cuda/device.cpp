@@ -1,16 +1,16 @@
-// Opening a device: its shape for launches, the memory kinds it offers, its streams and
-// the scratch memory the kernels answer into.
+// Opening a device: its shape for launches, the memory kinds it offers, its identity for
+// imported handles, its streams and the scratch memory the kernels answer into.
 #include "backend.hpp"
 
 #include <vrambench/plugin_support.hpp>
 
-namespace vrb::gpu {
-
-std::unique_ptr<vrb_device> open_device(vrb_context &context, int ordinal)
+std::unique_ptr<vrb_device> vrb_context::open(uint32_t index)
 {
+    using namespace vrb::gpu;
+    const int ordinal = static_cast<int>(index);
     make_current(ordinal);
     auto device = std::make_unique<vrb_device>();
-    device->context = &context;
+    device->context = this;
     device->ordinal = ordinal;
     device->shape.compute_units = uint32_t(std::max(attribute_or(Attribute::compute_units, ordinal, 1), 1));
     device->shape.warp_size = uint32_t(std::max(attribute_or(Attribute::warp_size, ordinal, 32), 1));
@@ -26,6 +26,9 @@ std::unique_ptr<vrb_device> open_device(vrb_context &context, int ordinal)
         "pinned", host_flags | VRB_MEMORY_PINNED | (mapped ? uint32_t(VRB_MEMORY_DEVICE_ACCESS) : 0u), 1};
     device->kinds[kind_pageable] = {
         "pageable", host_flags | VRB_MEMORY_PAGEABLE | (pageable ? uint32_t(VRB_MEMORY_DEVICE_ACCESS) : 0u), 1};
+
+    device->identity = card_identity(ordinal);
+    device->virtual_memory = std::make_shared<const VirtualMemoryCalls>(find_virtual_memory_calls());
 
     device->stream = create_stream();
     device->second_stream = create_stream();
@@ -43,7 +46,29 @@ std::unique_ptr<vrb_device> open_device(vrb_context &context, int ordinal)
     return device;
 }
 
-} // namespace vrb::gpu
+bool vrb_device::supports(uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind) const
+{
+    if (memory_kind >= kinds.size()) return false;
+    switch (op_kind) {
+    case VRB_OP_TRANSFER: return true; // the copy engine reaches every kind; the width does not apply
+    case VRB_OP_READ:
+    case VRB_OP_WRITE:
+    case VRB_OP_COPY:
+    case VRB_OP_SCALE:
+    case VRB_OP_ADD:
+    case VRB_OP_TRIAD:
+    case VRB_OP_DOT:
+    case VRB_OP_STRIDED_READ:
+    case VRB_OP_GATHER:
+    case VRB_OP_CHASE:
+    case VRB_OP_FILL:
+    case VRB_OP_CHECK:
+        // Kernels, at every width, on memory they can reach.
+        return (element_bytes == 4 || element_bytes == 8 || element_bytes == 16) &&
+               (kinds[memory_kind].flags & VRB_MEMORY_DEVICE_ACCESS);
+    default: return false;
+    }
+}
 
 vrb_device::~vrb_device()
 {

@@ -18,41 +18,12 @@ namespace {
 using plugin::add_property;
 using plugin::copy_string;
 
-// CUDA encodes versions as 1000 * major + 10 * minor; HIP as
-// 10^7 * major + 10^5 * minor + patch.
-std::string format_version(int v)
-{
-#if defined(VRB_GPU_HIP)
-    return std::to_string(v / 10000000) + "." + std::to_string(v / 100000 % 100) + "." + std::to_string(v % 100000);
-#else
-    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-#endif
-}
-
 std::string first_line(const char *path)
 {
     std::ifstream in(path);
     std::string line;
     if (in) std::getline(in, line);
     return line;
-}
-
-// The kernel driver's own version, which the runtime does not report.
-std::string kernel_driver_version()
-{
-#if defined(VRB_GPU_HIP)
-    return first_line("/sys/module/amdgpu/version");
-#else
-    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue ..."
-    const std::string line = first_line("/proc/driver/nvidia/version");
-    const std::string marker = "Kernel Module";
-    const auto at = line.find(marker);
-    if (at == std::string::npos) return {};
-    std::size_t begin = line.find_first_not_of(' ', at + marker.size());
-    if (begin == std::string::npos) return {};
-    const std::size_t end = line.find(' ', begin);
-    return line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-#endif
 }
 
 // "0000:3B:00.0" from the runtime becomes "0000:3b:00.0"; false if it cannot be read.
@@ -107,6 +78,21 @@ const char *yes_no(int v)
 }
 
 } // namespace
+
+// The kernel driver's own version, which the runtime does not report: the word after
+// the vendor's marker in its file's first line, or the whole line where it has none.
+std::string kernel_driver_version()
+{
+    const std::string line = first_line(kKernelDriverFile);
+    if (!kKernelDriverMarker) return line;
+    const std::string marker = kKernelDriverMarker;
+    const auto at = line.find(marker);
+    if (at == std::string::npos) return {};
+    std::size_t begin = line.find_first_not_of(' ', at + marker.size());
+    if (begin == std::string::npos) return {};
+    const std::size_t end = line.find(' ', begin);
+    return line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
 
 void describe_device(int ordinal, vrb_device_info &info)
 {
@@ -187,11 +173,7 @@ void describe_device(int ordinal, vrb_device_info &info)
         vrb_cache_info &cache = info.caches[info.cache_count++];
         cache.level = 2;
         cache.bytes = uint64_t(l2);
-#if defined(VRB_GPU_HIP)
-        cache.shared_by = 0; // several L2s, one per die, on multi-die parts: not told
-#else
-        cache.shared_by = info.compute_units;
-#endif
+        cache.shared_by = kL2SharedByAllUnits ? info.compute_units : 0;
         copy_string(cache.kind, "unified");
     }
 

@@ -2,9 +2,10 @@
 //
 // Every other file of the backend, kernels included, uses only the names below, so the
 // same sources compile with nvcc (CUDA) and with hipcc (HIP, VRB_GPU_HIP defined). The
-// functions are written once: the two runtimes name their calls alike after their
-// prefix, so a vendor header gives the prefix (VRB_GPU_API) and the handful of things
-// that differ by more, instead of renaming one vendor's API into the other's.
+// functions are written once: the two runtimes (and the two drivers' virtual memory
+// APIs) name their calls alike after their prefix, so a vendor header gives the prefixes
+// (VRB_GPU_API, VRB_GPU_DRIVER) and the handful of things that differ by more, instead
+// of renaming one vendor's API into the other's.
 //
 // A test may define VRB_GPU_STANDIN and put its own gpu_vendor_standin.hpp on the
 // include path: the host code then runs against a recording stand-in of the runtime.
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace vrb::gpu {
 
@@ -57,11 +59,18 @@ using EventHandle = VRB_GPU_API(Event_t);
 inline constexpr Error kSuccess = VRB_GPU_API(Success);
 using vendor::kApiName;
 using vendor::kBackendName;
+using vendor::kDescription;
+using vendor::kKernelDriverFile;
+using vendor::kKernelDriverMarker;
+using vendor::kL2SharedByAllUnits;
 using vendor::kPciVendorId;
 using vendor::kVendorName;
 
+using vendor::format_version;
 using vendor::is_out_of_memory;
 using vendor::is_unavailable;
+using vendor::is_unsupported;
+using vendor::missing_driver_hint;
 using vendor::plain_words;
 
 inline const char *error_string(Error e)
@@ -216,6 +225,153 @@ inline Error event_elapsed_ms(float *ms, EventHandle start, EventHandle stop)
     return VRB_GPU_API(EventElapsedTime)(ms, start, stop);
 }
 
+// ---- memory another API made: imported by fd, or host memory registered in place
+
+using ExternalMemoryHandle = VRB_GPU_API(ExternalMemory_t);
+
+// Takes `fd` on success (the driver closes it when the memory is destroyed).
+inline Error import_external_fd(ExternalMemoryHandle *memory, int fd, std::size_t allocation_bytes, bool dedicated)
+{
+    VRB_GPU_API(ExternalMemoryHandleDesc) desc{};
+    desc.type = VRB_GPU_API(ExternalMemoryHandleTypeOpaqueFd);
+    desc.handle.fd = fd;
+    desc.size = allocation_bytes;
+    desc.flags = dedicated ? vendor::kExternalDedicated : 0u;
+    return VRB_GPU_API(ImportExternalMemory)(memory, &desc);
+}
+// The first `bytes` of imported memory as a device pointer, freed with free_device.
+inline Error map_external(void **p, ExternalMemoryHandle memory, std::size_t bytes)
+{
+    VRB_GPU_API(ExternalMemoryBufferDesc) desc{};
+    desc.offset = 0;
+    desc.size = bytes;
+    return VRB_GPU_API(ExternalMemoryGetMappedBuffer)(p, memory, &desc);
+}
+inline Error destroy_external(ExternalMemoryHandle memory)
+{
+    return VRB_GPU_API(DestroyExternalMemory)(memory);
+}
+inline Error host_register(void *p, std::size_t bytes)
+{
+    return VRB_GPU_API(HostRegister)(p, bytes, VRB_GPU_API(HostRegisterPortable) | VRB_GPU_API(HostRegisterMapped));
+}
+inline Error host_unregister(void *p)
+{
+    return VRB_GPU_API(HostUnregister)(p);
+}
+
+// ---- exportable device memory: the driver's virtual memory API, looked up at run time
+
+using PhysicalHandle = vendor::PhysicalHandle;
+
+// The calls, each null until found; `missing` names the first the driver lacks.
+struct VirtualMemoryCalls {
+    decltype(&VRB_GPU_DRIVER(MemGetAllocationGranularity)) granularity = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemCreate)) create = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemRelease)) release = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemAddressReserve)) reserve = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemAddressFree)) address_free = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemMap)) map = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemUnmap)) unmap = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemSetAccess)) set_access = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemExportToShareableHandle)) export_handle = nullptr;
+    decltype(&VRB_GPU_DRIVER(MemImportFromShareableHandle)) import_handle = nullptr;
+    std::string missing;
+
+    bool complete() const { return missing.empty(); }
+};
+
+inline VirtualMemoryCalls find_virtual_memory_calls()
+{
+    VirtualMemoryCalls calls;
+    auto find = [&](auto &fn, const char *name) {
+        if (!calls.missing.empty()) return;
+        if (void *found = vendor::driver_symbol(name))
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(found);
+        else
+            calls.missing = name;
+    };
+    find(calls.granularity, VRB_GPU_DRIVER_NAME(MemGetAllocationGranularity));
+    find(calls.create, VRB_GPU_DRIVER_NAME(MemCreate));
+    find(calls.release, VRB_GPU_DRIVER_NAME(MemRelease));
+    find(calls.reserve, VRB_GPU_DRIVER_NAME(MemAddressReserve));
+    find(calls.address_free, VRB_GPU_DRIVER_NAME(MemAddressFree));
+    find(calls.map, VRB_GPU_DRIVER_NAME(MemMap));
+    find(calls.unmap, VRB_GPU_DRIVER_NAME(MemUnmap));
+    find(calls.set_access, VRB_GPU_DRIVER_NAME(MemSetAccess));
+    find(calls.export_handle, VRB_GPU_DRIVER_NAME(MemExportToShareableHandle));
+    find(calls.import_handle, VRB_GPU_DRIVER_NAME(MemImportFromShareableHandle));
+    return calls;
+}
+
+namespace detail {
+// One driver gives device addresses as integers, the other as pointers.
+template <typename Address> void *as_pointer(Address a)
+{
+    if constexpr (std::is_pointer_v<Address>)
+        return a;
+    else
+        return reinterpret_cast<void *>(static_cast<uintptr_t>(a));
+}
+template <typename Address> Address as_address(void *p)
+{
+    if constexpr (std::is_pointer_v<Address>)
+        return p;
+    else
+        return static_cast<Address>(reinterpret_cast<uintptr_t>(p));
+}
+} // namespace detail
+
+inline Error vm_granularity(const VirtualMemoryCalls &vm, std::size_t *bytes, int device)
+{
+    const vendor::AllocationProp prop = vendor::allocation_prop(device);
+    return vendor::from_driver(vm.granularity(bytes, &prop, vendor::kGranularityMinimum));
+}
+inline Error vm_create(const VirtualMemoryCalls &vm, PhysicalHandle *handle, std::size_t bytes, int device)
+{
+    const vendor::AllocationProp prop = vendor::allocation_prop(device);
+    return vendor::from_driver(vm.create(handle, bytes, &prop, 0));
+}
+inline Error vm_release(const VirtualMemoryCalls &vm, PhysicalHandle handle)
+{
+    return vendor::from_driver(vm.release(handle));
+}
+inline Error vm_reserve(const VirtualMemoryCalls &vm, void **base, std::size_t bytes, std::size_t alignment)
+{
+    vendor::DeviceAddress address{};
+    const Error e = vendor::from_driver(vm.reserve(&address, bytes, alignment, vendor::DeviceAddress{}, 0));
+    *base = detail::as_pointer(address);
+    return e;
+}
+inline Error vm_address_free(const VirtualMemoryCalls &vm, void *base, std::size_t bytes)
+{
+    return vendor::from_driver(vm.address_free(detail::as_address<vendor::DeviceAddress>(base), bytes));
+}
+inline Error vm_map(const VirtualMemoryCalls &vm, void *base, std::size_t bytes, PhysicalHandle handle)
+{
+    return vendor::from_driver(vm.map(detail::as_address<vendor::DeviceAddress>(base), bytes, 0, handle, 0));
+}
+inline Error vm_unmap(const VirtualMemoryCalls &vm, void *base, std::size_t bytes)
+{
+    return vendor::from_driver(vm.unmap(detail::as_address<vendor::DeviceAddress>(base), bytes));
+}
+inline Error vm_set_access(const VirtualMemoryCalls &vm, void *base, std::size_t bytes, int device)
+{
+    const vendor::AccessDesc access = vendor::read_write_access(device);
+    return vendor::from_driver(vm.set_access(detail::as_address<vendor::DeviceAddress>(base), bytes, &access, 1));
+}
+// A new fd the caller owns.
+inline Error vm_export_fd(const VirtualMemoryCalls &vm, int *fd, PhysicalHandle handle)
+{
+    return vendor::from_driver(vm.export_handle(fd, handle, vendor::kPosixFd, 0));
+}
+// The fd stays the caller's.
+inline Error vm_import_fd(const VirtualMemoryCalls &vm, PhysicalHandle *handle, int fd)
+{
+    return vendor::from_driver(
+        vm.import_handle(handle, reinterpret_cast<void *>(static_cast<intptr_t>(fd)), vendor::kPosixFd));
+}
+
 #if defined(__CUDACC__) || defined(__HIPCC__)
 template <typename Kernel> Error max_active_blocks(int *blocks, Kernel kernel, int threads, std::size_t shared_bytes)
 {
@@ -251,5 +407,7 @@ inline int attribute_or(Attribute a, int device, int fallback)
 } // namespace vrb::gpu
 
 #undef VRB_GPU_API
+#undef VRB_GPU_DRIVER
+#undef VRB_GPU_DRIVER_NAME
 
 #define GPU_CHECK(call) ::vrb::gpu::check((call), #call)

@@ -1,5 +1,5 @@
-// CUDA's side of the neutral runtime vocabulary (gpu_runtime.hpp): the runtime's
-// prefix, and the few things that differ by more than that prefix.
+// CUDA's side of the neutral runtime vocabulary (gpu_runtime.hpp): the runtime's and
+// the driver's prefixes, and the few things that differ by more than a prefix.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -7,9 +7,17 @@
 #else
 #include <cuda_runtime_api.h>
 #endif
+#include <cuda.h>
 
-// Every runtime call gpu_runtime.hpp makes is `cuda` + the name both runtimes share.
+#include <dlfcn.h>
+
+#include <string>
+
+// Every runtime call gpu_runtime.hpp makes is `cuda` + the name both runtimes share,
+// every driver call `cu` + the name both drivers share.
 #define VRB_GPU_API(name) cuda##name
+#define VRB_GPU_DRIVER(name) cu##name
+#define VRB_GPU_DRIVER_NAME(name) "cu" #name
 
 namespace vrb::gpu::vendor {
 
@@ -17,6 +25,7 @@ inline constexpr const char *kApiName = "CUDA";
 inline constexpr const char *kBackendName = "cuda";
 inline constexpr const char *kVendorName = "NVIDIA";
 inline constexpr uint32_t kPciVendorId = 0x10de;
+inline constexpr const char *kDescription = "NVIDIA GPUs through CUDA: kernels, copy engines and cudaEvent timing";
 
 using Properties = cudaDeviceProp;
 
@@ -69,6 +78,31 @@ inline const char *architecture(const Properties &)
     return "";
 }
 
+// 1000 * major + 10 * minor.
+inline std::string format_version(int v)
+{
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// The kernel driver's own version, which the runtime does not report: the word after
+// the marker in the file's first line ("NVRM version: NVIDIA UNIX x86_64 Kernel Module
+// 580.95.05 Tue ...").
+inline constexpr const char *kKernelDriverFile = "/proc/driver/nvidia/version";
+inline constexpr const char *kKernelDriverMarker = "Kernel Module";
+
+// The runtime's words for "no driver" can mislead (it says the driver is too old when
+// there is none at all): say what is actually missing where that can be seen.
+inline std::string missing_driver_hint()
+{
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!driver) return "; the NVIDIA driver library libcuda.so.1 is not installed or not on the library path";
+    dlclose(driver);
+    return {};
+}
+
+// One L2 serves every SM.
+inline constexpr bool kL2SharedByAllUnits = true;
+
 inline bool is_out_of_memory(cudaError_t e)
 {
     return e == cudaErrorMemoryAllocation;
@@ -79,10 +113,68 @@ inline bool is_unavailable(cudaError_t e)
            e == cudaErrorSystemDriverMismatch || e == cudaErrorCompatNotSupportedOnDevice ||
            e == cudaErrorDevicesUnavailable;
 }
+inline bool is_unsupported(cudaError_t e)
+{
+    return e == cudaErrorNotSupported;
+}
 // CUDA's own strings are words already.
 inline const char *plain_words(cudaError_t)
 {
     return nullptr;
+}
+
+// ---- the driver's virtual memory API, reached through the statically linked runtime
+
+using DriverResult = CUresult;
+using PhysicalHandle = CUmemGenericAllocationHandle;
+using DeviceAddress = CUdeviceptr;
+using AllocationProp = CUmemAllocationProp;
+using AccessDesc = CUmemAccessDesc;
+inline constexpr CUmemAllocationHandleType kPosixFd = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+inline constexpr CUmemAllocationGranularity_flags kGranularityMinimum = CU_MEM_ALLOC_GRANULARITY_MINIMUM;
+inline constexpr unsigned kExternalDedicated = cudaExternalMemoryDedicated;
+
+// The runtime's error codes are the driver's for every error these calls return.
+inline cudaError_t from_driver(CUresult r)
+{
+    return static_cast<cudaError_t>(r);
+}
+
+// A driver function by name, or null where this driver lacks it. The module does not
+// link libcuda: the runtime, which loaded it, hands out its entry points.
+inline void *driver_symbol(const char *name)
+{
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+    const cudaError_t e = cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found);
+#else
+    const cudaError_t e = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found);
+#endif
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    return fn;
+}
+
+// Device memory of `device` that can be exported as a POSIX fd.
+inline AllocationProp allocation_prop(int device)
+{
+    AllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.requestedHandleTypes = kPosixFd;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    return prop;
+}
+inline AccessDesc read_write_access(int device)
+{
+    AccessDesc access{};
+    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    access.location.id = device;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    return access;
 }
 
 } // namespace vrb::gpu::vendor

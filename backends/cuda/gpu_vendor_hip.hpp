@@ -1,5 +1,5 @@
 // HIP's side of the neutral runtime vocabulary (gpu_runtime.hpp): the runtime's
-// prefix, and the few things that differ by more than that prefix.
+// prefix (HIP's driver calls share it), and the few things that differ by more.
 #pragma once
 
 #if defined(__HIPCC__)
@@ -8,8 +8,16 @@
 #include <hip/hip_runtime_api.h>
 #endif
 
-// Every runtime call gpu_runtime.hpp makes is `hip` + the name both runtimes share.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <string>
+
+// Every runtime call gpu_runtime.hpp makes is `hip` + the name both runtimes share;
+// HIP's driver-level calls (hipMemCreate ...) live in the runtime under the same prefix.
 #define VRB_GPU_API(name) hip##name
+#define VRB_GPU_DRIVER(name) hip##name
+#define VRB_GPU_DRIVER_NAME(name) "hip" #name
 
 namespace vrb::gpu::vendor {
 
@@ -17,6 +25,7 @@ inline constexpr const char *kApiName = "HIP";
 inline constexpr const char *kBackendName = "hip";
 inline constexpr const char *kVendorName = "AMD";
 inline constexpr uint32_t kPciVendorId = 0x1002;
+inline constexpr const char *kDescription = "AMD GPUs through HIP: kernels, copy engines and hipEvent timing";
 
 using Properties = hipDeviceProp_t;
 
@@ -72,6 +81,27 @@ inline const char *architecture(const Properties &prop)
     return prop.gcnArchName;
 }
 
+// 10^7 * major + 10^5 * minor + patch.
+inline std::string format_version(int v)
+{
+    return std::to_string(v / 10000000) + "." + std::to_string(v / 100000 % 100) + "." + std::to_string(v % 100000);
+}
+
+// The kernel driver's own version, which the runtime does not report: the file's
+// first line, whole.
+inline constexpr const char *kKernelDriverFile = "/sys/module/amdgpu/version";
+inline constexpr const char *kKernelDriverMarker = nullptr;
+
+inline std::string missing_driver_hint()
+{
+    if (access("/dev/kfd", F_OK) != 0)
+        return "; there is no /dev/kfd, so the amdgpu kernel driver is not loaded or not visible here";
+    return {};
+}
+
+// Multi-die parts have one L2 per die, which the runtime does not tell.
+inline constexpr bool kL2SharedByAllUnits = false;
+
 inline bool is_out_of_memory(hipError_t e)
 {
     return e == hipErrorOutOfMemory;
@@ -79,6 +109,10 @@ inline bool is_out_of_memory(hipError_t e)
 inline bool is_unavailable(hipError_t e)
 {
     return e == hipErrorNoDevice || e == hipErrorInsufficientDriver || e == hipErrorNotInitialized;
+}
+inline bool is_unsupported(hipError_t e)
+{
+    return e == hipErrorNotSupported;
 }
 // HIP 5 answers hipGetErrorString with the enumerator's name: the common ones in words.
 inline const char *plain_words(hipError_t e)
@@ -92,8 +126,63 @@ inline const char *plain_words(hipError_t e)
     case hipErrorInvalidDevice: return "invalid device ordinal";
     case hipErrorLaunchFailure: return "a kernel failed";
     case hipErrorIllegalAddress: return "a kernel accessed an illegal address";
+    case hipErrorNotSupported: return "not supported by this runtime or device";
     default: return nullptr;
     }
+}
+
+// ---- the virtual memory API, looked up in the loaded runtime (ROCm before 5.1 lacks it)
+
+using DriverResult = hipError_t;
+using PhysicalHandle = hipMemGenericAllocationHandle_t;
+using DeviceAddress = void *;
+using AllocationProp = hipMemAllocationProp;
+using AccessDesc = hipMemAccessDesc;
+inline constexpr hipMemAllocationHandleType kPosixFd = hipMemHandleTypePosixFileDescriptor;
+inline constexpr hipMemAllocationGranularity_flags kGranularityMinimum = hipMemAllocationGranularityMinimum;
+#if defined(hipExternalMemoryDedicated)
+inline constexpr unsigned kExternalDedicated = hipExternalMemoryDedicated;
+#else
+// HIP 5 has no name for the flag; ROCm 6 names it, with CUDA's value.
+inline constexpr unsigned kExternalDedicated = 0x1;
+#endif
+
+inline hipError_t from_driver(hipError_t r)
+{
+    return r;
+}
+
+// A runtime function by name, or null where the loaded runtime lacks it: looked up in
+// the very library that holds hipRuntimeGetVersion, which this module loaded with
+// RTLD_LOCAL.
+inline void *driver_symbol(const char *name)
+{
+    hipError_t (*known)(int *) = &hipRuntimeGetVersion;
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void *>(known), &info) || !info.dli_fname) return nullptr;
+    void *library = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!library) return nullptr;
+    void *fn = dlsym(library, name);
+    dlclose(library); // only the reference taken here: the module's own keeps it loaded
+    return fn;
+}
+
+inline AllocationProp allocation_prop(int device)
+{
+    AllocationProp prop{};
+    prop.type = hipMemAllocationTypePinned;
+    prop.requestedHandleType = kPosixFd;
+    prop.location.type = hipMemLocationTypeDevice;
+    prop.location.id = device;
+    return prop;
+}
+inline AccessDesc read_write_access(int device)
+{
+    AccessDesc access{};
+    access.location.type = hipMemLocationTypeDevice;
+    access.location.id = device;
+    access.flags = hipMemAccessFlagsProtReadWrite;
+    return access;
 }
 
 } // namespace vrb::gpu::vendor

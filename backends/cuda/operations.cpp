@@ -1,5 +1,5 @@
-// run(): checks an operation against its buffers, hands it to the kernels or the copy
-// engine, times every run and turns the kernels' partial results into the answer.
+// run(): hands an operation the adapter checked to the kernels or the copy engine,
+// times every run and turns the kernels' partial results into the answer.
 #include "backend.hpp"
 
 #include "timing.hpp"
@@ -66,7 +66,7 @@ void *kernel_address(const vrb_operation &op, const vrb_operand &operand, const 
     const vrb_buffer &b = *operand.buffer;
     if (!b.device_address)
         fail(VRB_ERROR_UNSUPPORTED, std::string(operation_name(op.kind)) + " runs a kernel on " + role +
-                                        ", but memory of kind '" + b.device->kinds[b.kind].name +
+                                        ", but memory of kind '" + b.owner->kinds[b.kind].name +
                                         "' is not accessible to " + kApiName +
                                         " kernels on this device; TRANSFER can still copy it");
     return static_cast<char *>(b.device_address) + operand.offset;
@@ -177,26 +177,19 @@ void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, u
 
 } // namespace
 
-void run_operation(vrb_device &device, const vrb_operation &op, uint32_t repetitions, double *seconds,
-                   vrb_op_output &out)
-{
-    if (repetitions == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "repetitions must be at least 1");
-    if (!seconds) fail(VRB_ERROR_INVALID_ARGUMENT, "no room for the runs' durations");
-    plugin::check_operation(op, [&](const vrb_buffer *b) -> uint64_t {
-        if (b->device != &device) fail(VRB_ERROR_INVALID_ARGUMENT, "a buffer of another device was passed");
-        return b->bytes;
-    });
-    out = vrb_op_output{};
-    out.struct_size = sizeof out;
-    out.timer = VRB_TIMER_DEVICE_EVENTS;
-    // An older host's operation has no passes field: one pass.
-    const uint32_t passes = VRB_FITS(op, passes) && op.passes > 1 ? op.passes : 1;
-    out.passes = passes;
-    make_current(device.ordinal);
-    if (op.kind == VRB_OP_TRANSFER)
-        out.timer = run_transfer(device, op, passes, repetitions, seconds);
-    else
-        run_kernels(device, op, passes, repetitions, seconds, out);
-}
-
 } // namespace vrb::gpu
+
+// The adapter checked the operation against its buffers and their device.
+void vrb_device::run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
+{
+    using namespace vrb::gpu;
+    out.timer = VRB_TIMER_DEVICE_EVENTS;
+    const uint32_t passes = vrb::plugin::operation_passes(op);
+    out.passes = passes;
+    make_current(ordinal);
+    const auto repetitions = static_cast<uint32_t>(seconds.size());
+    if (op.kind == VRB_OP_TRANSFER)
+        out.timer = run_transfer(*this, op, passes, repetitions, seconds.data());
+    else
+        run_kernels(*this, op, passes, repetitions, seconds.data(), out);
+}

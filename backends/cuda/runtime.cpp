@@ -6,10 +6,36 @@
 
 #include <algorithm>
 #include <cstring>
-#include <dlfcn.h>
-#include <unistd.h>
 
 using vrb::plugin::fail;
+
+vrb_context::vrb_context(const vrb_host_table *table)
+{
+    if (table) {
+        // An older host's table is shorter: take only the fields it has.
+        const std::size_t size = std::min<std::size_t>(table->struct_size, sizeof(vrb_host_table));
+        std::memcpy(&host, table, size);
+        host.struct_size = static_cast<uint32_t>(size);
+    }
+
+    // The first runtime call loads the driver; without one, or without a device, the
+    // runtime says so here and the backend is unavailable, not broken.
+    int count = 0;
+    const vrb::gpu::Error error = vrb::gpu::device_count(&count);
+    if (error != vrb::gpu::kSuccess) {
+        (void)vrb::gpu::take_last_error();
+        fail(VRB_ERROR_UNAVAILABLE, std::string(vrb::gpu::kApiName) + " is unavailable: " +
+                                        vrb::gpu::describe_error(error) + vrb::gpu::missing_driver_hint());
+    }
+    if (count <= 0)
+        fail(VRB_ERROR_UNAVAILABLE, std::string(vrb::gpu::kApiName) + " is unavailable: the runtime found no device");
+    devices = static_cast<uint32_t>(count);
+}
+
+void vrb_context::describe(uint32_t index, vrb_device_info &info)
+{
+    vrb::gpu::describe_device(static_cast<int>(index), info);
+}
 
 bool vrb_context::cancelled() const
 {
@@ -22,48 +48,6 @@ void vrb_context::log(vrb_log_level level, const std::string &message) const
 }
 
 namespace vrb::gpu {
-namespace {
-
-// The runtimes' words for "no driver" can mislead (CUDA says the driver is too old when
-// there is none at all); say what is actually missing where that can be seen.
-std::string missing_driver_hint()
-{
-#if defined(VRB_GPU_HIP)
-    if (access("/dev/kfd", F_OK) != 0)
-        return "; there is no /dev/kfd, so the amdgpu kernel driver is not loaded or not visible here";
-#else
-    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (!driver) return "; the NVIDIA driver library libcuda.so.1 is not installed or not on the library path";
-    dlclose(driver);
-#endif
-    return {};
-}
-
-} // namespace
-
-std::unique_ptr<vrb_context> create_context(const vrb_host_table *host)
-{
-    auto context = std::make_unique<vrb_context>();
-    if (host) {
-        // An older host's table is shorter: take only the fields it has.
-        const std::size_t size = std::min<std::size_t>(host->struct_size, sizeof(vrb_host_table));
-        std::memcpy(&context->host, host, size);
-        context->host.struct_size = static_cast<uint32_t>(size);
-    }
-
-    // The first runtime call loads the driver; without one, or without a device, the
-    // runtime says so here and the backend is unavailable, not broken.
-    int count = 0;
-    const Error error = device_count(&count);
-    if (error != kSuccess) {
-        (void)take_last_error();
-        fail(VRB_ERROR_UNAVAILABLE,
-             std::string(kApiName) + " is unavailable: " + describe_error(error) + missing_driver_hint());
-    }
-    if (count <= 0) fail(VRB_ERROR_UNAVAILABLE, std::string(kApiName) + " is unavailable: the runtime found no device");
-    context->device_count = count;
-    return context;
-}
 
 void make_current(int ordinal)
 {

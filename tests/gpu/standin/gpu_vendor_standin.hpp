@@ -5,14 +5,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #define VRB_GPU_API(name) standin##name
+#define VRB_GPU_DRIVER(name) standinDrv##name
+#define VRB_GPU_DRIVER_NAME(name) "standinDrv" #name
 
 enum standinError_t : int {
     standinSuccess = 0,
     standinErrorInvalidValue,
     standinErrorMemoryAllocation,
     standinErrorNoDevice,
+    standinErrorNotSupported,
 };
 enum standinMemcpyKind : int {
     standinMemcpyHostToHost,
@@ -32,6 +36,44 @@ using standinEvent_t = standinEvent *;
 
 struct standinDeviceProp {
     char name[64];
+};
+
+// Memory another API made, in the runtime's shape.
+struct standinExternalMemory;
+using standinExternalMemory_t = standinExternalMemory *;
+enum standinExternalMemoryHandleType : int { standinExternalMemoryHandleTypeOpaqueFd = 1 };
+struct standinExternalMemoryHandleDesc {
+    standinExternalMemoryHandleType type;
+    union {
+        int fd;
+    } handle;
+    unsigned long long size;
+    unsigned flags;
+};
+struct standinExternalMemoryBufferDesc {
+    unsigned long long offset;
+    unsigned long long size;
+    unsigned flags;
+};
+inline constexpr unsigned standinHostRegisterPortable = 1;
+inline constexpr unsigned standinHostRegisterMapped = 2;
+
+// The driver's virtual memory API, in CUDA's shape (integer addresses and handles).
+using standinDrvResult = int;
+using standinDrvHandle = unsigned long long;
+using standinDrvAddress = unsigned long long;
+struct standinDrvLocation {
+    int type;
+    int id;
+};
+struct standinDrvAllocationProp {
+    int type;
+    int requestedHandleTypes;
+    standinDrvLocation location;
+};
+struct standinDrvAccessDesc {
+    standinDrvLocation location;
+    int flags;
 };
 
 const char *standinGetErrorString(standinError_t);
@@ -62,6 +104,30 @@ standinError_t standinEventDestroy(standinEvent_t);
 standinError_t standinEventRecord(standinEvent_t, standinStream_t);
 standinError_t standinEventSynchronize(standinEvent_t);
 standinError_t standinEventElapsedTime(float *, standinEvent_t, standinEvent_t);
+standinError_t standinImportExternalMemory(standinExternalMemory_t *, const standinExternalMemoryHandleDesc *);
+standinError_t standinExternalMemoryGetMappedBuffer(void **, standinExternalMemory_t,
+                                                    const standinExternalMemoryBufferDesc *);
+standinError_t standinDestroyExternalMemory(standinExternalMemory_t);
+standinError_t standinHostRegister(void *, std::size_t, unsigned);
+standinError_t standinHostUnregister(void *);
+
+standinDrvResult standinDrvMemGetAllocationGranularity(std::size_t *, const standinDrvAllocationProp *, int);
+standinDrvResult standinDrvMemCreate(standinDrvHandle *, std::size_t, const standinDrvAllocationProp *,
+                                     unsigned long long);
+standinDrvResult standinDrvMemRelease(standinDrvHandle);
+standinDrvResult standinDrvMemAddressReserve(standinDrvAddress *, std::size_t, std::size_t, standinDrvAddress,
+                                             unsigned long long);
+standinDrvResult standinDrvMemAddressFree(standinDrvAddress, std::size_t);
+standinDrvResult standinDrvMemMap(standinDrvAddress, std::size_t, std::size_t, standinDrvHandle, unsigned long long);
+standinDrvResult standinDrvMemUnmap(standinDrvAddress, std::size_t);
+standinDrvResult standinDrvMemSetAccess(standinDrvAddress, std::size_t, const standinDrvAccessDesc *, std::size_t);
+standinDrvResult standinDrvMemExportToShareableHandle(void *, standinDrvHandle, int, unsigned long long);
+standinDrvResult standinDrvMemImportFromShareableHandle(standinDrvHandle *, void *, int);
+
+standinError_t standinDeviceUuid(int, uint8_t (&)[16]);
+
+// The stand-in's driver entry points by name, as a runtime hands them out.
+void *standinDriverSymbol(const char *name);
 
 namespace vrb::gpu::vendor {
 
@@ -69,6 +135,10 @@ inline constexpr const char *kApiName = "stand-in";
 inline constexpr const char *kBackendName = "standin";
 inline constexpr const char *kVendorName = "nobody";
 inline constexpr uint32_t kPciVendorId = 0;
+inline constexpr const char *kDescription = "the recording stand-in of the GPU runtime";
+inline constexpr const char *kKernelDriverFile = "/nonexistent/standin-driver-version";
+inline constexpr const char *kKernelDriverMarker = nullptr;
+inline constexpr bool kL2SharedByAllUnits = true;
 
 using Properties = standinDeviceProp;
 
@@ -85,11 +155,9 @@ inline standinError_t host_free(void *p)
 {
     return standinFreeHost(p);
 }
-inline standinError_t uuid(int, uint8_t (&out)[16])
+inline standinError_t uuid(int d, uint8_t (&out)[16])
 {
-    for (auto &b : out)
-        b = 0;
-    return standinSuccess;
+    return standinDeviceUuid(d, out);
 }
 inline const char *architecture(const Properties &)
 {
@@ -103,9 +171,47 @@ inline bool is_unavailable(standinError_t e)
 {
     return e == standinErrorNoDevice;
 }
+inline bool is_unsupported(standinError_t e)
+{
+    return e == standinErrorNotSupported;
+}
 inline const char *plain_words(standinError_t)
 {
     return nullptr;
+}
+inline std::string format_version(int v)
+{
+    return std::to_string(v);
+}
+inline std::string missing_driver_hint()
+{
+    return {};
+}
+
+using DriverResult = standinDrvResult;
+using PhysicalHandle = standinDrvHandle;
+using DeviceAddress = standinDrvAddress;
+using AllocationProp = standinDrvAllocationProp;
+using AccessDesc = standinDrvAccessDesc;
+inline constexpr int kPosixFd = 1;
+inline constexpr int kGranularityMinimum = 0;
+inline constexpr unsigned kExternalDedicated = 1;
+
+inline standinError_t from_driver(standinDrvResult r)
+{
+    return static_cast<standinError_t>(r);
+}
+inline void *driver_symbol(const char *name)
+{
+    return standinDriverSymbol(name);
+}
+inline AllocationProp allocation_prop(int device)
+{
+    return AllocationProp{1, kPosixFd, {1, device}};
+}
+inline AccessDesc read_write_access(int device)
+{
+    return AccessDesc{{1, device}, 3};
 }
 
 } // namespace vrb::gpu::vendor

@@ -4,6 +4,11 @@
 // is host memory of its own, and a copy queued on a stream lands only when that stream
 // is synchronised, so host code that reads or reuses memory before waiting is caught.
 // A copy on the legacy stream (standinMemcpy) is recorded as such and done at once.
+//
+// Its virtual memory API is real memory sharing: an allocation is a memfd, a reserved
+// range an inaccessible mapping, a mapped range the memfd mapped there, and an exported
+// handle a duplicate of the memfd. So memory exported by one device and imported by
+// another holds the same bytes on both sides, and every fd it hands out can be counted.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +19,30 @@ struct standinStream;
 
 namespace vrb::test::standin {
 
-enum class Call { legacy_copy, async_copy, async_memset, stream_synchronize, stream_create, other };
+enum class Call {
+    legacy_copy,
+    async_copy,
+    async_memset,
+    stream_synchronize,
+    stream_create,
+    other,
+    // the driver's virtual memory API
+    vm_create,
+    vm_release,
+    vm_reserve,
+    vm_address_free,
+    vm_map,
+    vm_unmap,
+    vm_set_access,
+    vm_export,
+    vm_import,
+    // memory of another API, and host memory registered in place
+    external_import,
+    external_map,
+    external_destroy,
+    host_register,
+    host_unregister,
+};
 
 struct Record {
     Call call = Call::other;
@@ -22,7 +50,8 @@ struct Record {
     void *dst = nullptr;
     const void *src = nullptr;
     std::size_t bytes = 0;
-    int kind = -1; // standinMemcpyKind of a copy
+    int kind = -1;       // standinMemcpyKind of a copy
+    bool failed = false; // the stand-in answered it with an error (fail_next)
 };
 
 // The calls since the last clear(), in order.
@@ -32,6 +61,18 @@ void clear();
 // How many devices the stand-in offers (1 unless changed).
 void set_device_count(int count);
 
+// The next call of `call`'s kind fails with standinErrorInvalidValue, once.
+void fail_next(Call call);
+// A driver entry point the stand-in's driver lacks from now on ("" restores them all).
+void hide_driver_symbol(const std::string &name);
+// The UUID every device reports (16 bytes; all zero: unknown).
+void set_uuid(const unsigned char (&uuid)[16]);
+
+// Resources of the virtual memory API, external memory and host registrations that
+// are made and not yet released: 0 when nothing leaked.
+int live_resources();
+
+const char *name(Call call);
 std::string describe(const Record &r);
 
 } // namespace vrb::test::standin

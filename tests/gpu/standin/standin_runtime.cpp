@@ -6,12 +6,23 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 struct standinStream {
     std::vector<std::function<void()>> queued; // what lands at the next synchronisation
 };
 struct standinEvent {};
+struct standinExternalMemory {
+    int fd = -1; // taken from the importer, closed when destroyed
+    unsigned long long size = 0;
+};
 
 namespace vrb::test::standin {
 namespace {
@@ -29,10 +40,77 @@ int &device_count()
 void note(Call call, standinStream *stream = nullptr, void *dst = nullptr, const void *src = nullptr,
           std::size_t bytes = 0, int kind = -1)
 {
-    records().push_back(Record{call, stream, dst, src, bytes, kind});
+    records().push_back(Record{call, stream, dst, src, bytes, kind, false});
+}
+
+std::set<Call> &failing()
+{
+    static std::set<Call> calls;
+    return calls;
+}
+std::set<std::string> &hidden()
+{
+    static std::set<std::string> names;
+    return names;
+}
+unsigned char *uuid_bytes()
+{
+    static unsigned char bytes[16] = {0x5a, 0x17, 0x0d, 0x1e, 0x00, 0x01, 0x40, 0x00,
+                                      0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01};
+    return bytes;
+}
+int &live()
+{
+    static int count = 0;
+    return count;
+}
+// Device pointers of imported memory: freed by munmap, not free().
+std::map<void *, std::size_t> &external_mappings()
+{
+    static std::map<void *, std::size_t> m;
+    return m;
+}
+
+// Records the call; true when it is to fail (fail_next), which is recorded too.
+bool noted_fails(Call call, void *dst = nullptr, std::size_t bytes = 0)
+{
+    note(call, nullptr, dst, nullptr, bytes);
+    if (failing().erase(call) == 0) return false;
+    records().back().failed = true;
+    return true;
 }
 
 } // namespace
+
+void fail_next(Call call)
+{
+    failing().insert(call);
+}
+void hide_driver_symbol(const std::string &name)
+{
+    if (name.empty())
+        hidden().clear();
+    else
+        hidden().insert(name);
+}
+void set_uuid(const unsigned char (&uuid)[16])
+{
+    std::memcpy(uuid_bytes(), uuid, 16);
+}
+int live_resources()
+{
+    return live();
+}
+
+const char *name(Call call)
+{
+    static const char *const names[] = {
+        "legacy copy",     "async copy",   "async memset",     "stream synchronize", "stream create",
+        "other",           "vm create",    "vm release",       "vm reserve",         "vm address free",
+        "vm map",          "vm unmap",     "vm set access",    "vm export",          "vm import",
+        "external import", "external map", "external destroy", "host register",      "host unregister"};
+    return names[int(call)];
+}
 
 const std::vector<Record> &journal()
 {
@@ -49,11 +127,9 @@ void set_device_count(int count)
 
 std::string describe(const Record &r)
 {
-    static const char *const names[] = {"legacy copy",        "async copy",    "async memset",
-                                        "stream synchronize", "stream create", "other"};
     char text[160];
-    std::snprintf(text, sizeof text, "%s (stream %p, %zu bytes, kind %d)", names[int(r.call)],
-                  static_cast<void *>(r.stream), r.bytes, r.kind);
+    std::snprintf(text, sizeof text, "%s (stream %p, %zu bytes, kind %d%s)", name(r.call),
+                  static_cast<void *>(r.stream), r.bytes, r.kind, r.failed ? ", failed" : "");
     return text;
 }
 
@@ -61,6 +137,7 @@ std::string describe(const Record &r)
 
 using vrb::test::standin::Call;
 using vrb::test::standin::note;
+using vrb::test::standin::noted_fails;
 
 const char *standinGetErrorString(standinError_t e)
 {
@@ -121,6 +198,13 @@ standinError_t standinMalloc(void **p, std::size_t bytes)
 }
 standinError_t standinFree(void *p)
 {
+    auto &mappings = vrb::test::standin::external_mappings();
+    if (const auto found = mappings.find(p); found != mappings.end()) {
+        ::munmap(p, found->second);
+        mappings.erase(found);
+        --vrb::test::standin::live();
+        return standinSuccess;
+    }
     std::free(p);
     return standinSuccess;
 }
@@ -207,4 +291,171 @@ standinError_t standinEventElapsedTime(float *ms, standinEvent_t, standinEvent_t
 {
     *ms = 1.0f;
     return standinSuccess;
+}
+
+standinError_t standinDeviceUuid(int, uint8_t (&out)[16])
+{
+    std::memcpy(out, vrb::test::standin::uuid_bytes(), 16);
+    return standinSuccess;
+}
+
+// ---- memory of another API
+
+standinError_t standinImportExternalMemory(standinExternalMemory_t *memory, const standinExternalMemoryHandleDesc *desc)
+{
+    if (noted_fails(Call::external_import, nullptr, desc->size)) return standinErrorInvalidValue;
+    *memory = new standinExternalMemory{desc->handle.fd, desc->size}; // the fd is the runtime's now
+    ++vrb::test::standin::live();
+    return standinSuccess;
+}
+standinError_t standinExternalMemoryGetMappedBuffer(void **p, standinExternalMemory_t memory,
+                                                    const standinExternalMemoryBufferDesc *desc)
+{
+    if (noted_fails(Call::external_map, nullptr, desc->size)) return standinErrorInvalidValue;
+    if (desc->offset + desc->size > memory->size) return standinErrorInvalidValue;
+    void *mapped = ::mmap(nullptr, desc->size, PROT_READ | PROT_WRITE, MAP_SHARED, memory->fd, off_t(desc->offset));
+    if (mapped == MAP_FAILED) return standinErrorMemoryAllocation;
+    vrb::test::standin::external_mappings()[mapped] = desc->size;
+    ++vrb::test::standin::live();
+    *p = mapped;
+    return standinSuccess;
+}
+standinError_t standinDestroyExternalMemory(standinExternalMemory_t memory)
+{
+    note(Call::external_destroy, nullptr, nullptr, nullptr, memory->size);
+    ::close(memory->fd);
+    delete memory;
+    --vrb::test::standin::live();
+    return standinSuccess;
+}
+standinError_t standinHostRegister(void *p, std::size_t bytes, unsigned)
+{
+    if (noted_fails(Call::host_register, p, bytes)) return standinErrorInvalidValue;
+    ++vrb::test::standin::live();
+    return standinSuccess;
+}
+standinError_t standinHostUnregister(void *p)
+{
+    note(Call::host_unregister, nullptr, p);
+    --vrb::test::standin::live();
+    return standinSuccess;
+}
+
+// ---- the driver's virtual memory API: memfds mapped over reserved address ranges
+
+namespace {
+constexpr std::size_t kGranularity = 64 * 1024;
+}
+
+standinDrvResult standinDrvMemGetAllocationGranularity(std::size_t *bytes, const standinDrvAllocationProp *, int)
+{
+    *bytes = kGranularity;
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemCreate(standinDrvHandle *handle, std::size_t bytes, const standinDrvAllocationProp *,
+                                     unsigned long long)
+{
+    if (noted_fails(Call::vm_create, nullptr, bytes)) return standinErrorInvalidValue;
+    if (bytes % kGranularity != 0) return standinErrorInvalidValue;
+    const int fd = ::memfd_create("standin-vm", MFD_CLOEXEC);
+    if (fd < 0) return standinErrorMemoryAllocation;
+    if (::ftruncate(fd, off_t(bytes)) != 0) {
+        ::close(fd);
+        return standinErrorMemoryAllocation;
+    }
+    *handle = standinDrvHandle(fd);
+    ++vrb::test::standin::live();
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemRelease(standinDrvHandle handle)
+{
+    note(Call::vm_release);
+    ::close(int(handle));
+    --vrb::test::standin::live();
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemAddressReserve(standinDrvAddress *address, std::size_t bytes, std::size_t,
+                                             standinDrvAddress, unsigned long long)
+{
+    if (noted_fails(Call::vm_reserve, nullptr, bytes)) return standinErrorInvalidValue;
+    void *p = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return standinErrorMemoryAllocation;
+    *address = standinDrvAddress(reinterpret_cast<uintptr_t>(p));
+    ++vrb::test::standin::live();
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemAddressFree(standinDrvAddress address, std::size_t bytes)
+{
+    void *p = reinterpret_cast<void *>(uintptr_t(address));
+    note(Call::vm_address_free, nullptr, p, nullptr, bytes);
+    ::munmap(p, bytes);
+    --vrb::test::standin::live();
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemMap(standinDrvAddress address, std::size_t bytes, std::size_t offset,
+                                  standinDrvHandle handle, unsigned long long)
+{
+    void *p = reinterpret_cast<void *>(uintptr_t(address));
+    if (noted_fails(Call::vm_map, p, bytes)) return standinErrorInvalidValue;
+    if (::mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, int(handle), off_t(offset)) == MAP_FAILED)
+        return standinErrorInvalidValue;
+    ++vrb::test::standin::live();
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemUnmap(standinDrvAddress address, std::size_t bytes)
+{
+    void *p = reinterpret_cast<void *>(uintptr_t(address));
+    note(Call::vm_unmap, nullptr, p, nullptr, bytes);
+    // The range stays reserved: inaccessible again, as before it was mapped.
+    ::mmap(p, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    --vrb::test::standin::live();
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemSetAccess(standinDrvAddress address, std::size_t bytes, const standinDrvAccessDesc *,
+                                        std::size_t)
+{
+    if (noted_fails(Call::vm_set_access, reinterpret_cast<void *>(uintptr_t(address)), bytes))
+        return standinErrorInvalidValue;
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemExportToShareableHandle(void *shareable, standinDrvHandle handle, int, unsigned long long)
+{
+    if (noted_fails(Call::vm_export)) return standinErrorInvalidValue;
+    const int fd = ::fcntl(int(handle), F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) return standinErrorInvalidValue;
+    *static_cast<int *>(shareable) = fd;
+    return standinSuccess;
+}
+standinDrvResult standinDrvMemImportFromShareableHandle(standinDrvHandle *handle, void *os_handle, int)
+{
+    if (noted_fails(Call::vm_import)) return standinErrorInvalidValue;
+    const int fd = ::fcntl(int(reinterpret_cast<intptr_t>(os_handle)), F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) return standinErrorInvalidValue;
+    *handle = standinDrvHandle(fd); // the caller's fd stays the caller's
+    ++vrb::test::standin::live();
+    return standinSuccess;
+}
+
+void *standinDriverSymbol(const char *name)
+{
+#define VRB_STANDIN_SYMBOL(fn)                                                                                         \
+    {                                                                                                                  \
+#fn, reinterpret_cast < void *>(&fn)                                                                           \
+    }
+    static const std::map<std::string, void *> symbols = {
+        VRB_STANDIN_SYMBOL(standinDrvMemGetAllocationGranularity),
+        VRB_STANDIN_SYMBOL(standinDrvMemCreate),
+        VRB_STANDIN_SYMBOL(standinDrvMemRelease),
+        VRB_STANDIN_SYMBOL(standinDrvMemAddressReserve),
+        VRB_STANDIN_SYMBOL(standinDrvMemAddressFree),
+        VRB_STANDIN_SYMBOL(standinDrvMemMap),
+        VRB_STANDIN_SYMBOL(standinDrvMemUnmap),
+        VRB_STANDIN_SYMBOL(standinDrvMemSetAccess),
+        VRB_STANDIN_SYMBOL(standinDrvMemExportToShareableHandle),
+        VRB_STANDIN_SYMBOL(standinDrvMemImportFromShareableHandle),
+    };
+#undef VRB_STANDIN_SYMBOL
+    if (vrb::test::standin::hidden().count(name)) return nullptr;
+    const auto found = symbols.find(name);
+    return found == symbols.end() ? nullptr : found->second;
 }

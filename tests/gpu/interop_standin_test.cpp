@@ -1,0 +1,428 @@
+// The CUDA/HIP module's external memory, through its own table, against the recording
+// stand-in (standin/): the driver calls come in the order the virtual memory API needs
+// and are undone in reverse, a failure halfway leaves nothing behind, every fd is
+// accounted for, and a bad handle is refused before the driver sees it.
+#include "backend.hpp"
+#include "standin_journal.hpp"
+#include "table_of_standin.hpp"
+
+#include <vrambench/external_handle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace {
+
+namespace standin = vrb::test::standin;
+using standin::Call;
+
+int open_fds()
+{
+    int n = 0;
+    for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator("/proc/self/fd"))
+        ++n;
+    return n;
+}
+
+bool fd_is_open(int fd)
+{
+    return ::fcntl(fd, F_GETFD) != -1;
+}
+
+// The journal's calls of the external memory kind, in order.
+std::vector<Call> memory_calls()
+{
+    std::vector<Call> calls;
+    for (const standin::Record &r : standin::journal())
+        if (r.call >= Call::vm_create) calls.push_back(r.call);
+    return calls;
+}
+
+std::string named(const std::vector<Call> &calls)
+{
+    std::string text;
+    for (Call c : calls)
+        text += std::string(text.empty() ? "" : ", ") + standin::name(c);
+    return text;
+}
+
+std::vector<uint8_t> counting(std::size_t n, uint8_t from)
+{
+    std::vector<uint8_t> v(n);
+    std::iota(v.begin(), v.end(), from);
+    return v;
+}
+
+vrb_external_handle empty_handle()
+{
+    vrb_external_handle h{};
+    h.struct_size = sizeof h;
+    return h;
+}
+
+class StandinInterop : public testing::Test {
+  protected:
+    void SetUp() override
+    {
+        standin::hide_driver_symbol("");
+        fds_before_ = open_fds();
+        ASSERT_EQ(t.init(nullptr, &context_), VRB_OK) << t.last_error();
+        ASSERT_EQ(t.device_open(context_, 0, &exporter_), VRB_OK) << t.last_error();
+        ASSERT_EQ(t.device_open(context_, 0, &importer_), VRB_OK) << t.last_error();
+        standin::clear();
+    }
+    void TearDown() override
+    {
+        if (importer_) t.device_close(importer_);
+        if (exporter_) t.device_close(exporter_);
+        if (context_) t.shutdown(context_);
+        standin::hide_driver_symbol("");
+        EXPECT_EQ(standin::live_resources(), 0) << "the stand-in still holds memory the module made";
+        EXPECT_EQ(open_fds(), fds_before_) << "an fd leaked";
+    }
+
+    vrb_buffer *exportable(uint64_t bytes)
+    {
+        vrb_buffer *b = nullptr;
+        EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_device, bytes, VRB_EXTERNAL_OPAQUE_FD, &b),
+                  VRB_OK)
+            << t.last_error();
+        return b;
+    }
+    vrb_external_handle exported(vrb_buffer *b)
+    {
+        vrb_external_handle h = empty_handle();
+        EXPECT_EQ(t.buffer_export(b, &h), VRB_OK) << t.last_error();
+        return h;
+    }
+    // A handle as another API (Vulkan) hands one out: an fd of memory of `bytes`.
+    static vrb_external_handle foreign_handle(int fd, uint64_t bytes)
+    {
+        vrb_external_handle h = empty_handle();
+        h.type = VRB_EXTERNAL_OPAQUE_FD;
+        h.handle = fd;
+        h.bytes = bytes;
+        h.allocation_bytes = bytes;
+        h.memory_type_index = 2;
+        vrb::plugin::copy_string(h.api, "Vulkan");
+        return h;
+    }
+    static int memfd_of(uint64_t bytes)
+    {
+        const int fd = ::memfd_create("interop-test", MFD_CLOEXEC);
+        EXPECT_GE(fd, 0);
+        EXPECT_EQ(::ftruncate(fd, off_t(bytes)), 0);
+        return fd;
+    }
+    // The import must fail with `status`, before the stand-in saw any call.
+    void expect_refused_before_the_driver(const vrb_external_handle &h, vrb_status status, const std::string &words)
+    {
+        standin::clear();
+        vrb_buffer *b = reinterpret_cast<vrb_buffer *>(&b);
+        EXPECT_EQ(t.buffer_import(importer_, &h, 0, &b), status) << t.last_error();
+        EXPECT_EQ(b, nullptr);
+        EXPECT_NE(std::string(t.last_error()).find(words), std::string::npos) << t.last_error();
+        EXPECT_TRUE(memory_calls().empty()) << named(memory_calls());
+    }
+
+    const vrb_plugin_table &t = vrb::test::standin_table();
+    vrb_context *context_ = nullptr;
+    vrb_device *exporter_ = nullptr;
+    vrb_device *importer_ = nullptr;
+    int fds_before_ = 0;
+};
+
+TEST_F(StandinInterop, TheTableOffersExportImportAndExportableAllocation)
+{
+    EXPECT_NE(t.buffer_export, nullptr);
+    EXPECT_NE(t.buffer_import, nullptr);
+    EXPECT_NE(t.buffer_alloc_exportable, nullptr);
+}
+
+TEST_F(StandinInterop, ExportableMemoryIsCreatedReservedMappedAndOpenedThenUndoneInReverse)
+{
+    vrb_buffer *b = exportable(100000); // rounded up to the stand-in's granularity of 64 KiB
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(named(memory_calls()), "vm create, vm reserve, vm map, vm set access");
+    EXPECT_EQ(standin::journal().front().bytes, 128u * 1024);
+    standin::clear();
+    t.buffer_free(b);
+    EXPECT_EQ(named(memory_calls()), "vm unmap, vm address free, vm release");
+}
+
+TEST_F(StandinInterop, MemoryExportedByOneDeviceHoldsTheSameBytesWhenImportedByAnother)
+{
+    vrb_buffer *source = exportable(200000);
+    ASSERT_NE(source, nullptr);
+    standin::clear();
+    vrb_external_handle h = exported(source);
+    EXPECT_EQ(named(memory_calls()), "vm export");
+    EXPECT_EQ(h.type, uint32_t(VRB_EXTERNAL_OPAQUE_FD));
+    EXPECT_EQ(h.bytes, 200000u);
+    EXPECT_EQ(h.allocation_bytes, 256u * 1024);
+    EXPECT_EQ(h.memory_type_index, UINT32_MAX);
+    EXPECT_TRUE(h.flags & VRB_EXTERNAL_UUIDS_KNOWN);
+    EXPECT_FALSE(h.flags & VRB_EXTERNAL_DEDICATED);
+    EXPECT_STREQ(h.api, vrb::gpu::kApiName);
+    const int fd = int(h.handle);
+    ASSERT_TRUE(fd_is_open(fd));
+
+    standin::clear();
+    vrb_buffer *seen = nullptr;
+    ASSERT_EQ(t.buffer_import(importer_, &h, 0, &seen), VRB_OK) << t.last_error();
+    EXPECT_EQ(named(memory_calls()), "vm import, vm reserve, vm map, vm set access");
+    EXPECT_FALSE(fd_is_open(fd)) << "the importer takes the fd on success";
+
+    const std::vector<uint8_t> data = counting(200000, 11);
+    ASSERT_EQ(t.buffer_upload(source, 0, data.data(), data.size()), VRB_OK) << t.last_error();
+    std::vector<uint8_t> read(data.size(), 0);
+    ASSERT_EQ(t.buffer_download(seen, 0, read.data(), read.size()), VRB_OK) << t.last_error();
+    EXPECT_EQ(read, data);
+
+    standin::clear();
+    t.buffer_free(seen);
+    t.buffer_free(source);
+    EXPECT_EQ(named(memory_calls()), "vm unmap, vm address free, vm release, vm unmap, vm address free, vm release");
+}
+
+TEST_F(StandinInterop, AFailureHalfwayThroughAnExportableAllocationUndoesWhatWasDone)
+{
+    for (Call failing : {Call::vm_create, Call::vm_reserve, Call::vm_map, Call::vm_set_access}) {
+        standin::clear();
+        standin::fail_next(failing);
+        vrb_buffer *b = reinterpret_cast<vrb_buffer *>(&b);
+        EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_device, 4096, VRB_EXTERNAL_OPAQUE_FD, &b),
+                  VRB_ERROR_DEVICE)
+            << standin::name(failing);
+        EXPECT_EQ(b, nullptr);
+        EXPECT_EQ(standin::live_resources(), 0)
+            << "after a failed " << standin::name(failing) << ": " << named(memory_calls());
+    }
+    // The last one: everything before it undone in reverse.
+    EXPECT_EQ(named(memory_calls()),
+              "vm create, vm reserve, vm map, vm set access, vm unmap, vm address free, vm release");
+}
+
+TEST_F(StandinInterop, AFailedImportLeavesTheFdTheCallersAndNothingElseBehind)
+{
+    vrb_buffer *source = exportable(65536);
+    ASSERT_NE(source, nullptr);
+    const int fds = open_fds();
+    vrb_external_handle h = exported(source);
+    for (Call failing : {Call::vm_import, Call::vm_reserve, Call::vm_map, Call::vm_set_access}) {
+        standin::clear();
+        standin::fail_next(failing);
+        vrb_buffer *b = nullptr;
+        EXPECT_NE(t.buffer_import(importer_, &h, 0, &b), VRB_OK) << standin::name(failing);
+        EXPECT_EQ(b, nullptr);
+        EXPECT_TRUE(fd_is_open(int(h.handle))) << "the fd stays the caller's after a failed " << standin::name(failing);
+        EXPECT_EQ(open_fds(), fds + 1) << "after a failed " << standin::name(failing);
+    }
+    ::close(int(h.handle));
+    t.buffer_free(source);
+}
+
+TEST_F(StandinInterop, AnotherApisFdIsImportedThroughTheRuntimeWhichGetsADuplicate)
+{
+    const uint64_t bytes = 3 * 4096;
+    const int fd = memfd_of(bytes);
+    const std::vector<uint8_t> data = counting(bytes, 5);
+    ASSERT_EQ(::pwrite(fd, data.data(), data.size(), 0), ssize_t(bytes));
+    vrb_external_handle h = foreign_handle(fd, bytes);
+    h.flags = VRB_EXTERNAL_DEDICATED;
+
+    vrb_buffer *b = nullptr;
+    ASSERT_EQ(t.buffer_import(importer_, &h, 0, &b), VRB_OK) << t.last_error();
+    EXPECT_EQ(named(memory_calls()), "external import, external map");
+    EXPECT_FALSE(fd_is_open(fd)) << "the importer takes the fd on success";
+    std::vector<uint8_t> read(bytes, 0);
+    ASSERT_EQ(t.buffer_download(b, 0, read.data(), read.size()), VRB_OK) << t.last_error();
+    EXPECT_EQ(read, data);
+
+    standin::clear();
+    t.buffer_free(b);
+    EXPECT_EQ(named(memory_calls()), "external destroy") << "the mapping is freed first, then the memory";
+}
+
+TEST_F(StandinInterop, AForeignImportThatFailsToMapDestroysTheImportAndLeavesTheFdTheCallers)
+{
+    const int fd = memfd_of(4096);
+    const int fds = open_fds();
+    const vrb_external_handle h = foreign_handle(fd, 4096);
+    for (Call failing : {Call::external_import, Call::external_map}) {
+        standin::clear();
+        standin::fail_next(failing);
+        vrb_buffer *b = nullptr;
+        EXPECT_EQ(t.buffer_import(importer_, &h, 0, &b), VRB_ERROR_DEVICE) << standin::name(failing);
+        EXPECT_TRUE(fd_is_open(fd));
+        EXPECT_EQ(open_fds(), fds) << "after a failed " << standin::name(failing);
+    }
+    EXPECT_EQ(named(memory_calls()), "external import, external map, external destroy");
+    ::close(fd);
+}
+
+TEST_F(StandinInterop, HostMemoryIsRegisteredInPlaceAndUnregisteredWhenFreed)
+{
+    const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+    void *memory = nullptr;
+    ASSERT_EQ(::posix_memalign(&memory, page, 2 * page), 0);
+    vrb_external_handle h = empty_handle();
+    h.type = VRB_EXTERNAL_HOST_POINTER;
+    h.handle = int64_t(reinterpret_cast<uintptr_t>(memory));
+    h.bytes = 2 * page;
+    h.allocation_bytes = 2 * page;
+    h.memory_type_index = UINT32_MAX;
+    vrb::plugin::copy_string(h.api, "host");
+
+    vrb_buffer *b = nullptr;
+    ASSERT_EQ(t.buffer_import(importer_, &h, 0, &b), VRB_OK) << t.last_error();
+    EXPECT_EQ(named(memory_calls()), "host register");
+    const std::vector<uint8_t> data = counting(64, 1);
+    ASSERT_EQ(t.buffer_upload(b, 100, data.data(), data.size()), VRB_OK);
+    EXPECT_EQ(std::memcmp(static_cast<char *>(memory) + 100, data.data(), data.size()), 0)
+        << "the imported buffer is the host memory itself";
+    standin::clear();
+    t.buffer_free(b);
+    EXPECT_EQ(named(memory_calls()), "host unregister");
+    std::free(memory);
+}
+
+TEST_F(StandinInterop, AHostPointerThatIsNotPageAlignedIsRefusedBeforeTheDriverSeesIt)
+{
+    const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+    std::vector<char> memory(3 * page);
+    vrb_external_handle h = empty_handle();
+    h.type = VRB_EXTERNAL_HOST_POINTER;
+    h.handle = int64_t(reinterpret_cast<uintptr_t>(memory.data()) | 1);
+    h.bytes = page;
+    h.allocation_bytes = page;
+    expect_refused_before_the_driver(h, VRB_ERROR_INVALID_ARGUMENT, "is not aligned");
+}
+
+TEST_F(StandinInterop, AClosedFdIsRefusedBeforeTheDriverSeesIt)
+{
+    const int fd = memfd_of(4096);
+    ::close(fd);
+    expect_refused_before_the_driver(foreign_handle(fd, 4096), VRB_ERROR_INVALID_ARGUMENT, "is not open");
+}
+
+TEST_F(StandinInterop, AnFdOfAnotherKindIsRefusedBeforeTheDriverSeesIt)
+{
+    int pipe_fds[2];
+    ASSERT_EQ(::pipe(pipe_fds), 0);
+    expect_refused_before_the_driver(foreign_handle(pipe_fds[0], 4096), VRB_ERROR_INVALID_ARGUMENT, "is a pipe");
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+}
+
+TEST_F(StandinInterop, AHandleLargerThanTheMemoryBehindItsFdIsRefusedBeforeTheDriverSeesIt)
+{
+    const int fd = memfd_of(4096);
+    expect_refused_before_the_driver(foreign_handle(fd, 8192), VRB_ERROR_INVALID_ARGUMENT,
+                                     "less than the handle's allocation");
+    vrb_external_handle h = foreign_handle(fd, 4096);
+    h.bytes = 8192; // the buffer does not fit the allocation it names
+    expect_refused_before_the_driver(h, VRB_ERROR_INVALID_ARGUMENT, "does not fit its allocation");
+    ::close(fd);
+}
+
+TEST_F(StandinInterop, MemoryOfAnotherCardIsRefusedBeforeTheDriverSeesItNamingBothCards)
+{
+    const int fd = memfd_of(4096);
+    vrb_external_handle h = foreign_handle(fd, 4096);
+    h.flags = VRB_EXTERNAL_UUIDS_KNOWN;
+    std::memset(h.device_uuid, 0xee, sizeof h.device_uuid);
+    expect_refused_before_the_driver(h, VRB_ERROR_INVALID_ARGUMENT, "lives on another card");
+    EXPECT_NE(std::string(t.last_error()).find("eeeeeeee-eeee"), std::string::npos) << t.last_error();
+    EXPECT_NE(std::string(t.last_error()).find("5a170d1e-0001"), std::string::npos) << t.last_error();
+    ::close(fd);
+}
+
+TEST_F(StandinInterop, AHandleOfThisApiFromAnotherDriverIsRefusedBeforeTheDriverSeesIt)
+{
+    vrb_buffer *source = exportable(65536);
+    ASSERT_NE(source, nullptr);
+    vrb_external_handle h = exported(source);
+    h.driver_uuid[15] ^= 1;
+    expect_refused_before_the_driver(h, VRB_ERROR_INVALID_ARGUMENT, "exported by another driver");
+    ::close(int(h.handle));
+    t.buffer_free(source);
+}
+
+TEST_F(StandinInterop, ADmaBufIsRefusedAsUnsupported)
+{
+    const int fd = memfd_of(4096);
+    vrb_external_handle h = foreign_handle(fd, 4096);
+    h.type = VRB_EXTERNAL_DMA_BUF;
+    expect_refused_before_the_driver(h, VRB_ERROR_UNSUPPORTED, "not dma-bufs");
+    EXPECT_TRUE(fd_is_open(fd));
+    ::close(fd);
+}
+
+TEST_F(StandinInterop, OnlyDeviceMemoryAsAnOpaqueFdIsAllocatedExportable)
+{
+    vrb_buffer *b = nullptr;
+    EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_pinned, 4096, VRB_EXTERNAL_OPAQUE_FD, &b),
+              VRB_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(t.last_error()).find("'pinned'"), std::string::npos) << t.last_error();
+    EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_device, 4096, VRB_EXTERNAL_DMA_BUF, &b),
+              VRB_ERROR_UNSUPPORTED);
+    EXPECT_EQ(t.buffer_alloc_exportable(exporter_, 7, 4096, VRB_EXTERNAL_OPAQUE_FD, &b), VRB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(b, nullptr);
+    EXPECT_TRUE(memory_calls().empty()) << named(memory_calls());
+}
+
+TEST_F(StandinInterop, ABufferNotAllocatedExportableHasNoFdToGive)
+{
+    vrb_buffer *b = nullptr;
+    ASSERT_EQ(t.buffer_alloc(exporter_, vrb::gpu::kind_device, 4096, &b), VRB_OK);
+    vrb_external_handle h = empty_handle();
+    EXPECT_EQ(t.buffer_export(b, &h), VRB_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(t.last_error()).find("buffer_alloc_exportable"), std::string::npos) << t.last_error();
+    t.buffer_free(b);
+}
+
+TEST_F(StandinInterop, ADriverWithoutTheVirtualMemoryApiExportsNothingAndSaysWhichCallIsMissing)
+{
+    standin::hide_driver_symbol("standinDrvMemExportToShareableHandle");
+    vrb_device *device = nullptr;
+    ASSERT_EQ(t.device_open(context_, 0, &device), VRB_OK) << t.last_error();
+    vrb_buffer *b = nullptr;
+    EXPECT_EQ(t.buffer_alloc_exportable(device, vrb::gpu::kind_device, 4096, VRB_EXTERNAL_OPAQUE_FD, &b),
+              VRB_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(t.last_error()).find("standinDrvMemExportToShareableHandle"), std::string::npos)
+        << t.last_error();
+    // Another API's fd goes through the runtime, which still imports it.
+    const int fd = memfd_of(4096);
+    const vrb_external_handle h = foreign_handle(fd, 4096);
+    ASSERT_EQ(t.buffer_import(device, &h, 0, &b), VRB_OK) << t.last_error();
+    t.buffer_free(b);
+    t.device_close(device);
+}
+
+TEST_F(StandinInterop, SupportsNamesKernelsOnReachableMemoryAndTransfersEverywhere)
+{
+    auto &device = *reinterpret_cast<vrb_device *>(exporter_);
+    EXPECT_TRUE(device.supports(VRB_OP_TRIAD, 16, vrb::gpu::kind_device));
+    EXPECT_TRUE(device.supports(VRB_OP_READ, 4, vrb::gpu::kind_pinned)); // the stand-in maps host memory
+    EXPECT_FALSE(device.supports(VRB_OP_READ, 2, vrb::gpu::kind_device));
+    EXPECT_FALSE(device.supports(VRB_OP_READ, 4, vrb::gpu::kind_count));
+    EXPECT_FALSE(device.supports(99, 4, vrb::gpu::kind_device));
+    EXPECT_TRUE(device.supports(VRB_OP_TRANSFER, 1, vrb::gpu::kind_pageable));
+    device.kinds[vrb::gpu::kind_pageable].flags &= ~uint32_t(VRB_MEMORY_DEVICE_ACCESS);
+    EXPECT_FALSE(device.supports(VRB_OP_COPY, 8, vrb::gpu::kind_pageable));
+    EXPECT_TRUE(device.supports(VRB_OP_TRANSFER, 1, vrb::gpu::kind_pageable));
+}
+
+} // namespace
