@@ -82,6 +82,20 @@ const MemoryKind *kind_of_type(const Device &device, uint32_t type_index)
     return nullptr;
 }
 
+// The first device-local kind among `type_bits`, preferring one the host cannot map
+// (the card's own memory rather than a host-visible window onto it).
+const MemoryKind *device_local_kind_for(const Device &device, uint32_t type_bits)
+{
+    const MemoryKind *found = nullptr;
+    for (const MemoryKind &kind : device.kinds()) {
+        if (!(type_bits & (1u << kind.type_index)) || !(kind.properties & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+            continue;
+        if (!(kind.properties & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) return &kind;
+        if (!found) found = &kind;
+    }
+    return found;
+}
+
 // Allocates, binds and (for host-visible kinds) maps one segment's memory.
 // `given` is an fd in the allocate chain: the driver owns it once the allocation succeeds.
 void bind_memory(const Device &device, Segment &segment, const VkMemoryAllocateInfo &allocate, const MemoryKind &kind,
@@ -131,8 +145,9 @@ std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
     if (h.type != VRB_EXTERNAL_OPAQUE_FD)
         fail(VRB_ERROR_UNSUPPORTED, "the Vulkan backend imports opaque fds and host pointers, not dma-bufs");
     require_opaque_fd(device, VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT, "import");
-    const MemoryKind *kind = kind_of_type(device, h.memory_type_index);
-    if (!kind)
+    const bool typed = h.memory_type_index != UINT32_MAX;
+    const MemoryKind *kind = typed ? kind_of_type(device, h.memory_type_index) : nullptr;
+    if (typed && !kind)
         fail(VRB_ERROR_UNSUPPORTED, "the handle's memory type " + std::to_string(h.memory_type_index) +
                                         " is none this device offers for storage buffers");
     Segment segment;
@@ -141,7 +156,16 @@ std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
     if (segment.buffer_bytes > h.allocation_bytes) segment.buffer_bytes = h.bytes;
     segment.buffer = create_external_buffer(device, segment.buffer_bytes, kOpaqueFd);
     const Requirements requirements = requirements_of(device, segment.buffer.get());
-    if (!(requirements.memory.memoryTypeBits & (1u << h.memory_type_index)))
+    if (!typed) {
+        // CUDA and HIP have no memory types: their exportable memory is the card's own, so
+        // it is imported into the device-local type the buffer can live in.
+        kind = device_local_kind_for(device, requirements.memory.memoryTypeBits);
+        if (!kind)
+            fail(VRB_ERROR_UNSUPPORTED, std::string("no device-local memory type of ") +
+                                            device.physical().properties.deviceName +
+                                            " can back an external storage buffer imported from " +
+                                            std::string(h.api, ::strnlen(h.api, sizeof h.api)));
+    } else if (!(requirements.memory.memoryTypeBits & (1u << h.memory_type_index)))
         fail(VRB_ERROR_UNSUPPORTED, "memory type " + std::to_string(h.memory_type_index) +
                                         " cannot back an external storage buffer on this device");
     if (requirements.memory.size > h.allocation_bytes)
@@ -164,7 +188,7 @@ std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
     VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     allocate.pNext = &import;
     allocate.allocationSize = h.allocation_bytes;
-    allocate.memoryTypeIndex = h.memory_type_index;
+    allocate.memoryTypeIndex = kind->type_index;
     bind_memory(device, segment, allocate, *kind,
                 "importing an opaque fd of " + std::to_string(h.allocation_bytes) + " bytes", &duplicate);
     ExternalMemory external;

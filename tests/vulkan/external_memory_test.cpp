@@ -170,6 +170,20 @@ TEST_F(ExternalMemory, bytes_written_by_one_device_are_read_by_the_other_both_wa
     EXPECT_NE(mismatches(exporter.get(), exported.get(), kBytes, 11), 0u) << "the check can fail";
 }
 
+TEST_F(ExternalMemory, a_handle_without_a_memory_type_is_imported_into_device_local_memory)
+{
+    // CUDA and HIP export their memory with no memory type (they have none): the
+    // importer places it in a device-local type of its own.
+    exported = alloc_exportable();
+    vrb_external_handle h = export_fd(exported.get());
+    h.memory_type_index = UINT32_MAX;
+    ASSERT_EQ(import(h), VRB_OK) << table().last_error();
+    fill(exporter.get(), exported.get(), kBytes, 21);
+    EXPECT_EQ(mismatches(importer.get(), imported.get(), kBytes, 21), 0u);
+    fill(importer.get(), imported.get(), kBytes, 22);
+    EXPECT_EQ(mismatches(exporter.get(), exported.get(), kBytes, 22), 0u);
+}
+
 TEST_F(ExternalMemory, host_memory_imported_by_its_address_is_the_devices_memory_too)
 {
     Pages pages(kBytes);
