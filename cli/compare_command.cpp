@@ -82,7 +82,7 @@ void add_compare_command(CLI::App &app)
     auto options = std::make_shared<CompareOptions>();
     auto *compare = app.add_subcommand(
         "compare", "Line up the figures of result sets against the first (the base), with ratios and noise");
-    compare->add_option("files", options->files, "BASE.json OTHER.json [MORE.json ...]")->expected(0, -1);
+    compare->add_option("files", options->files, "BASE.json OTHER.json [MORE.json ...]");
     compare
         ->add_option("--match", options->match,
                      "Pair devices by card (the same physical card: PCI address or UUID) or model (PCI ids "

@@ -1,4 +1,5 @@
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/publishing/fleet.hpp>
 #include <vrambench/core/results/result.hpp>
@@ -46,10 +47,13 @@ double median_of(std::vector<double> values)
 std::string parameters_line(const json &p)
 {
     std::string out;
-    for (const auto &[key, v] : p.items())
-        if (key != "operation")
-            out +=
-                fmt::format("{}{}={}", out.empty() ? "" : ", ", key, v.is_string() ? v.get<std::string>() : v.dump());
+    for (const auto &[key, v] : p.items()) {
+        if (key == "operation") continue;
+        const std::string text = v.is_string()                                       ? v.get<std::string>()
+                                 : v.is_number_unsigned() && key.ends_with("_bytes") ? format_size(v.get<uint64_t>())
+                                                                                     : v.dump();
+        out += fmt::format("{}{}={}", out.empty() ? "" : ", ", key, text);
+    }
     return out;
 }
 
