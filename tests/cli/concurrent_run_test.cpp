@@ -30,7 +30,7 @@ struct Traced {
     std::vector<Span> spans;
 };
 
-Traced run_multi(const std::vector<std::string> &args, const std::string &name)
+Traced run_multi(const std::vector<std::string> &args, const std::string &name, std::vector<std::string> env = {})
 {
     const fs::path trace = fs::temp_directory_path() / ("vrb-concurrent-" + std::to_string(getpid()) + "-" + name);
     fs::remove(trace);
@@ -40,7 +40,8 @@ Traced run_multi(const std::vector<std::string> &args, const std::string &name)
     argv.insert(argv.end(), args.begin(), args.end());
     if (std::find(args.begin(), args.end(), "--format") == args.end()) argv.insert(argv.end(), {"--format", "json"});
     Traced t;
-    t.process = run_process(argv, {"VRAMBENCH_MOCK_RUN_MS=5", "VRAMBENCH_MOCK_TRACE=" + trace.string()});
+    env.insert(env.end(), {"VRAMBENCH_MOCK_RUN_MS=5", "VRAMBENCH_MOCK_TRACE=" + trace.string()});
+    t.process = run_process(argv, env);
     std::ifstream in(trace);
     Span s;
     while (in >> s.device >> s.start >> s.end)
@@ -130,4 +131,23 @@ TEST(CliConcurrent, AllBesideANamedDeviceIsAUsageError)
         {VRAMBENCH_EXE, "run", "--plugin", MOCK_MULTI_PATH, "--device", "all", "--device", "multi:0", "--concurrent"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--device all"), std::string::npos) << r.err;
+}
+
+TEST(CliConcurrent, ADeviceWhoseWorkerCrashesCostsOnlyItsOwnResults)
+{
+    const Traced t = run_multi({"--device", "all", "--concurrent"}, "crash", {"VRAMBENCH_MOCK_CRASH=1"});
+    EXPECT_EQ(t.process.exit_code, 3) << t.process.err;
+    const auto doc = nlohmann::json::parse(t.process.out);
+    EXPECT_FALSE(vrb::validate_result_json(doc));
+    std::map<std::string, std::size_t> ok;
+    for (const auto &r : doc["results"])
+        if (r["status"] == "ok") ++ok[r["device"]];
+    EXPECT_EQ(ok["multi:0"], 7u) << doc["results"].dump();
+    EXPECT_EQ(ok["multi:2"], 7u);
+    EXPECT_EQ(ok.count("multi:1"), 0u);
+    for (const auto &b : doc["backends"])
+        if (b["name"] == "multi") {
+            EXPECT_EQ(b["state"], "crashed");
+            EXPECT_NE(b["reason"].get<std::string>().find("SIGSEGV"), std::string::npos) << b.dump();
+        }
 }

@@ -5,12 +5,15 @@
 //   VRAMBENCH_MOCK_DEVICES   how many devices (default 3, at most 8)
 //   VRAMBENCH_MOCK_RUN_MS    the least milliseconds one run() call takes (default 0)
 //   VRAMBENCH_MOCK_TRACE     a file each run() call appends "ID START_NS END_NS" to,
-//                            times from CLOCK_MONOTONIC, one line per call
+//                            times from CLOCK_MONOTONIC, one line per repetition
+//   VRAMBENCH_MOCK_CRASH     the index of a device whose first run() crashes its worker
+//                            (SIGSEGV), to show a fault costs only that device's results
 #include "../../plugins/template/template_kernels.hpp"
 
 #include <vrambench/plugin_table.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -83,6 +86,8 @@ class MultiDevice {
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
     {
         if (op.kind == VRB_OP_TRANSFER) fail(VRB_ERROR_UNSUPPORTED, "the multi-device mock has no copy engine");
+        if (const char *crash = std::getenv("VRAMBENCH_MOCK_CRASH"); crash && std::to_string(index_) == crash)
+            std::raise(SIGSEGV);
         vrb::tpl::KernelArgs args;
         // An operand the operation does not use may carry any offset: it is never resolved past its buffer.
         auto lanes = [](const vrb_operand &operand) -> uint32_t * {
