@@ -1,17 +1,17 @@
 #include "commands.hpp"
 
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/backend.hpp>
-#include <vrambench/core/results/output_file.hpp>
+#include <vrambench/core/modules/registry.hpp>
 #include <vrambench/core/planning/peak.hpp>
 #include <vrambench/core/planning/plan.hpp>
-#include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/results/output_file.hpp>
 #include <vrambench/core/results/report.hpp>
 #include <vrambench/core/results/result_index.hpp>
-#include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/results/schema.hpp>
-#include <vrambench/core/measurement/sizes.hpp>
-#include <vrambench/core/version.hpp>
+#include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/run/worker.hpp>
+#include <vrambench/core/version.hpp>
 
 #include <fmt/format.h>
 
