@@ -1,17 +1,17 @@
 #include "commands.hpp"
 
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/backend.hpp>
-#include <vrambench/core/results/output_file.hpp>
+#include <vrambench/core/modules/registry.hpp>
 #include <vrambench/core/planning/peak.hpp>
 #include <vrambench/core/planning/plan.hpp>
-#include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/results/output_file.hpp>
 #include <vrambench/core/results/report.hpp>
 #include <vrambench/core/results/result_index.hpp>
-#include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/results/schema.hpp>
-#include <vrambench/core/measurement/sizes.hpp>
-#include <vrambench/core/version.hpp>
+#include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/run/worker.hpp>
+#include <vrambench/core/version.hpp>
 
 #include <fmt/format.h>
 
@@ -243,7 +243,8 @@ int cmd_run(const Options &o, int argc, char **argv)
 {
     RunRequest request;
     request.backends = o.backends;
-    request.devices = o.devices;
+    request.devices = device_selection(o.devices);
+    request.concurrent = o.concurrent;
     request.probes = o.probes;
     request.options.suite = parse_suite(o.suite);
     request.options.estimator = parse_estimator(o.estimator);
@@ -369,7 +370,10 @@ void add_commands(CLI::App &app, Options &o)
 
     auto *run = app.add_subcommand("run", "Run probes on devices and report the results");
     run->add_option("--backend,-b", o.backends, "Only these backends (repeatable)");
-    run->add_option("--device,-d", o.devices, "Only these devices, as backend:index (repeatable)");
+    run->add_option("--device,-d", o.devices, "Only these devices, as backend:index (repeatable); all: every device");
+    run->add_flag("--concurrent", o.concurrent,
+                  "Measure the devices at the same time, one worker per device started together; each result "
+                  "records the devices that ran alongside it");
     run->add_option("--probe,-p", o.probes, "Only probes matching these patterns, e.g. 'bandwidth.*' (repeatable)");
     run->add_option("--suite", o.suite, "How thorough: quick, standard or full")
         ->check(CLI::IsMember({"quick", "standard", "full"}));
@@ -427,6 +431,7 @@ void add_commands(CLI::App &app, Options &o)
     add_report_command(app);
     add_compare_command(app);
     add_export_command(app);
+    add_fleet_command(app);
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)

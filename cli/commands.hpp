@@ -1,6 +1,7 @@
 // The subcommands of the vrambench executable and the options they share.
 #pragma once
 
+#include <vrambench/core/publishing/fleet.hpp>
 #include <vrambench/core/results/result_index.hpp>
 
 #include <CLI/CLI.hpp>
@@ -28,6 +29,7 @@ struct Options {
     std::string llc;              // --llc SIZE; parsed by vrb::parse_size
     bool plan = false;            // --plan: print what would run, measure nothing
     bool fail_on_suspect = false; // --fail-on-suspect: exit 4 when a figure is suspect
+    bool concurrent = false;      // --concurrent: one worker per device, all started together
     // info / validate
     std::string device;
     std::string file;
@@ -50,6 +52,12 @@ void add_export_command(CLI::App &app);
 void add_commands(CLI::App &app, Options &options);
 // Commands in files of their own; each runs from its CLI11 callback.
 void add_plugin_check_command(CLI::App &app); // plugin_check_command.cpp
+void add_fleet_command(CLI::App &app);        // fleet_command.cpp
+// The fleet comparison of a folder of result sets, printed as text or json; returns 5
+// when a card is named, 0 otherwise (fleet_command.cpp; `compare --fleet` too).
+int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, const std::string &format);
+// --mad-factor and --min-deviation, the outlier rule's two numbers.
+void add_outlier_options(CLI::App *command, double &mad_factor, double &min_deviation);
 // Runs the parsed subcommand; returns the process exit code.
 int dispatch(const CLI::App &app, const Options &options, int argc, char **argv);
 

@@ -2,8 +2,8 @@
 // side by side, and a gate for pipelines (--fail-below).
 #include "commands.hpp"
 
-#include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/schema.hpp>
 
@@ -21,6 +21,8 @@ struct CompareOptions {
     std::string match = "model";
     std::string format = "text";
     double fail_below = 0; // 0: no gate
+    std::string fleet;     // --fleet DIR: the cards of a folder lined up by model
+    double mad_factor = 3, min_deviation = 0.05;
 };
 
 nlohmann::json read_valid_result_set(const std::string &file)
@@ -34,6 +36,14 @@ nlohmann::json read_valid_result_set(const std::string &file)
 
 int run_compare(const CompareOptions &o)
 {
+    if (!o.fleet.empty()) {
+        if (!o.files.empty()) throw UsageError("compare --fleet DIR reads the folder's result sets; name no file");
+        if (o.format != "text" && o.format != "json")
+            throw UsageError("compare --fleet prints text or json (--format text or json)");
+        if (o.fail_below > 0)
+            throw UsageError("compare --fleet names outliers by their peers; --fail-below does not apply");
+        return run_fleet_comparison(o.fleet, OutlierRule{o.mad_factor, o.min_deviation}, o.format);
+    }
     if (o.files.size() < 2) throw UsageError("compare needs a base result file and at least one other");
     // Every file is read and checked before anything is printed, so a bad one costs no partial output.
     std::vector<nlohmann::json> documents;
@@ -72,7 +82,7 @@ void add_compare_command(CLI::App &app)
     auto options = std::make_shared<CompareOptions>();
     auto *compare = app.add_subcommand(
         "compare", "Line up the figures of result sets against the first (the base), with ratios and noise");
-    compare->add_option("files", options->files, "BASE.json OTHER.json [MORE.json ...]")->required()->expected(2, -1);
+    compare->add_option("files", options->files, "BASE.json OTHER.json [MORE.json ...]");
     compare
         ->add_option("--match", options->match,
                      "Pair devices by card (the same physical card: PCI address or UUID) or model (PCI ids "
@@ -84,6 +94,10 @@ void add_compare_command(CLI::App &app)
         ->add_option("--fail-below", options->fail_below,
                      "Exit 5 when any ratio (above 1 is better) is below this, e.g. 0.95")
         ->check(CLI::PositiveNumber);
+    compare->add_option("--fleet", options->fleet,
+                        "Line up every card of the same model across the result sets in this folder and name the "
+                        "outliers (copy, triad or latency far from the model's median); exit 5 when any is named");
+    add_outlier_options(compare, options->mad_factor, options->min_deviation);
     set_runner(compare, [options] { return run_compare(*options); });
 }
 

@@ -1,6 +1,6 @@
-#include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/publishing/compare.hpp>
 
 #include <fmt/format.h>
 
@@ -77,19 +77,6 @@ std::vector<double> samples_of(const json &object)
 std::string text_or(const json &object, const char *key, const std::string &fallback)
 {
     return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : fallback;
-}
-
-// The text two devices must share to be matched.
-std::string device_match_text(const json &d, DeviceMatch match)
-{
-    if (match == DeviceMatch::card) return text_or(d, "key", text_or(d, "id", "?"));
-    const json pci = d.value("pci", json());
-    const std::string memory =
-        d.value("total_memory_bytes", json()).is_number() ? format_size(d["total_memory_bytes"].get<uint64_t>()) : "?";
-    if (pci.is_object() && pci.value("vendor_id", json()).is_number() && pci.value("device_id", json()).is_number())
-        return fmt::format("{:04x}:{:04x}, {}", pci["vendor_id"].get<uint32_t>(), pci["device_id"].get<uint32_t>(),
-                           memory);
-    return fmt::format("{}, {}", text_or(d, "name", "?"), memory);
 }
 
 struct Device {
@@ -259,6 +246,18 @@ void compare_devices(const json &base, const json &other, const Device &bd, cons
 }
 
 } // namespace
+
+std::string device_match_text(const json &d, DeviceMatch match)
+{
+    if (match == DeviceMatch::card) return text_or(d, "key", text_or(d, "id", "?"));
+    const json pci = d.value("pci", json());
+    const std::string memory =
+        d.value("total_memory_bytes", json()).is_number() ? format_size(d["total_memory_bytes"].get<uint64_t>()) : "?";
+    if (pci.is_object() && pci.value("vendor_id", json()).is_number() && pci.value("device_id", json()).is_number())
+        return fmt::format("{:04x}:{:04x}, {}", pci["vendor_id"].get<uint32_t>(), pci["device_id"].get<uint32_t>(),
+                           memory);
+    return fmt::format("{}, {}", text_or(d, "name", "?"), memory);
+}
 
 std::string_view to_string(DeviceMatch match)
 {

@@ -2,9 +2,10 @@
 // its own; findings merged into one result set as they stream in, each finished
 // result appended to the journal at once, so a fault or an interrupt loses nothing
 // that finished.
+#include <vrambench/core/run/concurrent_run.hpp>
 #include <vrambench/core/run/runner.hpp>
-#include <vrambench/core/version.hpp>
 #include <vrambench/core/run/worker.hpp>
+#include <vrambench/core/version.hpp>
 #include <vrambench/pattern.h>
 
 #include <fmt/format.h>
@@ -175,6 +176,13 @@ nlohmann::json describe_backends_in_workers(const DiscoveryOptions &discovery, d
     return backends;
 }
 
+std::vector<std::string> device_selection(const std::vector<std::string> &names)
+{
+    if (std::find(names.begin(), names.end(), "all") == names.end()) return names;
+    if (names.size() > 1) throw UsageError("--device all already names every device; name no other device beside it");
+    return {};
+}
+
 RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
 {
     const auto probes = select_probes(request.probes); // refuse a bad pattern before anything starts
@@ -205,14 +213,12 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
             failed = true;
 
     const auto started = std::chrono::steady_clock::now();
-    for (const auto &target : targets) {
-        const std::string &name = target.first;
-        const std::vector<uint32_t> &indices = target.second;
-        if (cancel_requested()) {
-            interrupted = true;
-            break;
-        }
-        auto entry = std::find_if(backends.begin(), backends.end(), [&](const auto &b) { return b["name"] == name; });
+    // Runs one worker over some of a backend's devices; on_frame sees each frame.
+    auto run_target = [&](const std::string &name, const std::vector<uint32_t> &indices,
+                          const std::function<void(const Frame &)> &on_frame) {
+        // Read only, through a const view: side by side, several threads read it at once.
+        const nlohmann::json &known = backends;
+        auto entry = std::find_if(known.begin(), known.end(), [&](const auto &b) { return b["name"] == name; });
         WorkerOptions options;
         options.mode = "run";
         options.module = (*entry)["file"].get<std::string>();
@@ -220,44 +226,88 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
         ProbeOptions probe_options = request.options;
         if (request.max_seconds) {
             // Backends run one after another: each gets what the earlier ones left.
+            // Side by side, each gets what is left when they start together.
             const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             probe_options.time_budget_seconds = std::max(0.0, *request.max_seconds - used);
         }
-        for (const auto &other : backends)
+        for (const auto &other : known)
             if (other["state"] == "available" && other["name"] != name)
                 probe_options.partner_modules.push_back(other["file"].get<std::string>());
         options.request = {{"devices", indices}, {"probes", request.probes}, {"options", to_json(probe_options)}};
-        const WorkerOutcome worker = run_worker(options, [&](const Frame &frame) {
-            switch (frame.type) {
-            case FrameType::device:
-                doc["devices"].push_back(frame.payload);
-                if (observer.device_json) observer.device_json(frame.payload);
-                break;
-            case FrameType::result: {
-                ProbeResult r = result_from_json(frame.payload);
-                failed |= r.status == ProbeResult::Status::failed;
-                if (r.status == ProbeResult::Status::suspect) ++outcome.suspect_results;
-                verification_failed |= r.verification.status == Verification::Status::failed;
-                doc["results"].push_back(frame.payload);
-                journal.append(frame.payload);
-                if (observer.result) observer.result(r);
-                break;
-            }
-            case FrameType::progress:
-                if (observer.progress)
-                    observer.progress(frame.payload.value("what", ""), frame.payload.value("fraction", 0.0));
-                break;
-            default: break;
-            }
-        });
+        return run_worker(options, on_frame);
+    };
+    // A result as the run records it: the flags of the run updated, the journal written.
+    auto record_result = [&](const nlohmann::json &payload) {
+        ProbeResult r = result_from_json(payload);
+        failed |= r.status == ProbeResult::Status::failed;
+        if (r.status == ProbeResult::Status::suspect) ++outcome.suspect_results;
+        verification_failed |= r.verification.status == Verification::Status::failed;
+        journal.append(payload);
+        return r;
+    };
+    auto record_worker_end = [&](const std::string &name, const WorkerOutcome &worker) {
         if (worker.kind == WorkerOutcome::Kind::interrupted) {
             interrupted = true;
-            break;
+            return;
         }
-        if (worker.kind != WorkerOutcome::Kind::finished) {
-            failed = true;
-            (*entry)["state"] = backend_state(worker.kind);
-            (*entry)["reason"] = fmt::format("while running: {}", worker.detail);
+        if (worker.kind == WorkerOutcome::Kind::finished) return;
+        failed = true;
+        auto entry = std::find_if(backends.begin(), backends.end(), [&](const auto &b) { return b["name"] == name; });
+        (*entry)["state"] = backend_state(worker.kind);
+        (*entry)["reason"] = fmt::format("while running: {}", worker.detail);
+    };
+
+    if (request.concurrent) {
+        ConcurrentRun run(targets);
+        doc["run"]["concurrent_devices"] = run.device_ids();
+        run.start(
+            [&](const ConcurrentRun::Unit &unit, const std::function<void(const Frame &)> &on_frame) {
+                return run_target(unit.backend, {unit.index}, on_frame);
+            },
+            [&](const Frame &frame) {
+                if (frame.type == FrameType::result) record_result(frame.payload);
+                if (frame.type == FrameType::progress && observer.progress)
+                    observer.progress(frame.payload.value("what", ""), frame.payload.value("fraction", 0.0));
+            });
+        // What the workers found, in the order of the devices, as one after another would have.
+        for (const auto &unit : run.units()) {
+            for (const auto &device : unit.devices) {
+                doc["devices"].push_back(device);
+                if (observer.device_json) observer.device_json(device);
+            }
+            for (const auto &result : unit.results) {
+                doc["results"].push_back(result);
+                if (observer.result) observer.result(result_from_json(result));
+            }
+            record_worker_end(unit.backend, unit.outcome);
+        }
+    } else {
+        for (const auto &target : targets) {
+            if (cancel_requested()) {
+                interrupted = true;
+                break;
+            }
+            const WorkerOutcome worker = run_target(target.first, target.second, [&](const Frame &frame) {
+                switch (frame.type) {
+                case FrameType::device:
+                    doc["devices"].push_back(frame.payload);
+                    if (observer.device_json) observer.device_json(frame.payload);
+                    break;
+                case FrameType::result: {
+                    const ProbeResult r = record_result(frame.payload);
+                    doc["results"].push_back(frame.payload);
+                    if (observer.result) observer.result(r);
+                    break;
+                }
+                case FrameType::progress:
+                    if (observer.progress)
+                        observer.progress(frame.payload.value("what", ""), frame.payload.value("fraction", 0.0));
+                    break;
+                default: break;
+                }
+            });
+            record_worker_end(target.first, worker);
+            if (interrupted) break;
         }
     }
     for (auto &entry : backends)

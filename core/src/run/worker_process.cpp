@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <mutex>
 #include <poll.h>
 #include <set>
 #include <sys/prctl.h>
@@ -77,15 +78,35 @@ Fd exit_watch(pid_t pid)
 #endif
 }
 
+// Workers of one run may run side by side (run --concurrent), each from a thread of
+// its own. Ending one worker's leftovers must spare its siblings: every live worker is
+// listed here, and starting a worker and ending leftovers take turns under one lock, so
+// no sibling is forked between the look at this process's children and the kill. An
+// orphan a sibling's module left behind is a stray of this process like any other.
+struct LiveWorkers {
+    std::mutex lock;
+    std::set<pid_t> pids;
+};
+
+LiveWorkers &live_workers()
+{
+    static LiveWorkers live;
+    return live;
+}
+
 // A started worker: whatever way run_worker leaves, the worker is reaped and every
 // process it left behind (a helper its module forked, setsid() or not) is ended.
 class Worker {
   public:
-    Worker(pid_t pid, std::set<pid_t> children_before) : pid_(pid), before_(std::move(children_before)) {}
+    // Called with live_workers().lock held, right after the fork.
+    Worker(pid_t pid, std::set<pid_t> children_before) : pid_(pid), before_(std::move(children_before))
+    {
+        live_workers().pids.insert(pid_);
+    }
     ~Worker()
     {
         if (!reaped_) stop(false);
-        end_children_except(before_);
+        end_leftovers();
     }
     Worker(const Worker &) = delete;
     Worker &operator=(const Worker &) = delete;
@@ -97,14 +118,14 @@ class Worker {
     {
         if (reaped_) return true;
         if (::waitpid(pid_, &status_, WNOHANG) != pid_) return false;
-        reaped_ = true;
+        reaped();
         return true;
     }
     void wait()
     {
         while (!reaped_ && ::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
         }
-        reaped_ = true;
+        reaped();
     }
     // Ends a worker that will not end by itself: SIGTERM, a moment's grace, then SIGKILL.
     void stop(bool gently)
@@ -121,9 +142,23 @@ class Worker {
         wait();
     }
     // The worker has ended: end what it left, so no one else holds the frame pipe.
-    void end_leftovers() { end_children_except(before_); }
+    void end_leftovers()
+    {
+        const std::lock_guard hold(live_workers().lock);
+        std::set<pid_t> keep = before_;
+        keep.insert(live_workers().pids.begin(), live_workers().pids.end());
+        end_children_except(keep);
+    }
 
   private:
+    void reaped()
+    {
+        if (reaped_) return;
+        reaped_ = true;
+        const std::lock_guard hold(live_workers().lock);
+        live_workers().pids.erase(pid_);
+    }
+
     pid_t pid_;
     std::set<pid_t> before_;
     bool reaped_ = false;
@@ -152,6 +187,12 @@ WorkerOutcome run_worker(const WorkerOptions &options, const std::function<void(
     // Orphans of the worker's descendants come here rather than to init, so they can be
     // ended with it; what this process had before is left alone.
     adopt_orphans();
+    // Made before the fork: the child of a process with several threads (workers
+    // started side by side) only calls what is safe between fork and exec.
+    const char *self = "/proc/self/exe";
+    const std::string module = options.module.string();
+    const char *argv[] = {"vrambench", "__worker", options.mode.c_str(), module.c_str(), nullptr};
+    std::unique_lock starting(live_workers().lock);
     std::set<pid_t> before = child_processes();
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
@@ -163,13 +204,11 @@ WorkerOutcome run_worker(const WorkerOptions &options, const std::function<void(
         ::dup2(input.read.get(), STDIN_FILENO);
         ::dup2(frames.write.get(), worker_frame_fd);
         // dup2 clears close-on-exec on the targets; everything else stays closed.
-        const char *self = "/proc/self/exe";
-        const std::string module = options.module.string();
-        const char *argv[] = {"vrambench", "__worker", options.mode.c_str(), module.c_str(), nullptr};
         ::execv(self, const_cast<char *const *>(argv));
         ::_exit(126);
     }
     Worker worker(pid, std::move(before));
+    starting.unlock();
     const Fd exited = exit_watch(pid);
     frames.write.reset();
     input.read.reset();

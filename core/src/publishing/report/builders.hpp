@@ -16,5 +16,8 @@ struct Card {
 json card_sections(const Card &card);
 json overlay_sections(const std::vector<Card> &cards);
 json vram_against_ram(const std::vector<Card> &cards);
+// Each card's figures alone against the same card's under load (run --concurrent); no
+// section when no card has both.
+json under_load_sections(const std::vector<Card> &cards);
 
 } // namespace vrb::report

@@ -56,11 +56,14 @@ nlohmann::json report_data(const std::vector<ReportInput> &sets)
         card_list.push_back({{"label", card.label},
                              {"key", card.device->value("key", json())},
                              {"sections", report::card_sections(card)}});
+    json overlays = report::overlay_sections(cards);
+    for (json &section : report::under_load_sections(cards))
+        overlays.push_back(std::move(section));
     json data = {{"title", sets.size() == 1 ? "vrambench report: " + sets.front().name
                                             : fmt::format("vrambench report: {} result sets", sets.size())},
                  {"sets", set_list},
                  {"cards", card_list},
-                 {"overlays", report::overlay_sections(cards)},
+                 {"overlays", std::move(overlays)},
                  {"vram_against_ram", report::vram_against_ram(cards)}};
 
     // Every chart gets an id the page's status names it by.

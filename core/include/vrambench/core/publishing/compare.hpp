@@ -21,6 +21,10 @@ enum class DeviceMatch { card, model };
 
 std::string_view to_string(DeviceMatch match);
 
+// The text two devices (records of a result set) must share to be matched: the key for
+// card, "10de:2335, 140 GiB" (or "name, memory" without PCI ids) for model.
+std::string device_match_text(const nlohmann::json &device, DeviceMatch match);
+
 struct ComparedFigure {
     // A result's own figure, one point of its curve, or one of its plateaus (a level
     // over points, with no samples of its own).

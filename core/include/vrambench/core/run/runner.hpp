@@ -6,8 +6,8 @@
 // run_device() does the measuring.
 #pragma once
 
-#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +30,10 @@ struct RunRequest {
     std::filesystem::path journal;     // when set: one JSON line per finished result
     DiscoveryOptions discovery;
     bool fail_on_suspect = false; // --fail-on-suspect: a suspect figure makes the run exit 4
+    // --concurrent: one worker per device, all started together, instead of one worker
+    // per backend measuring its devices one after another. Each result records the
+    // devices that ran alongside it ("ran_alongside").
+    bool concurrent = false;
 };
 
 // What a run reports while it goes, for the console.
@@ -58,6 +62,10 @@ struct DeviceRunStatus {
 // Opens one device and runs the probes on it, reporting as it goes.
 DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::vector<const Probe *> &probes,
                            const ProbeOptions &options, const RunObserver &observer);
+
+// --device as given, with "all" (alone) meaning every device: an empty selection.
+// Throws UsageError for "all" beside another device.
+std::vector<std::string> device_selection(const std::vector<std::string> &names);
 
 // The whole run, supervised: every backend in its own worker process.
 RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer);
