@@ -28,7 +28,7 @@ Shape shape_of(uint32_t kind)
 {
     switch (kind) {
     case VRB_OP_READ: return {"read", {false, true, false}, true};
-    case VRB_OP_DOT: return {"dot", {false, true, true}, true};
+    case VRB_OP_DOT: return {"product_sum", {false, true, true}, true};
     case VRB_OP_STRIDED_READ: return {"strided", {false, true, false}, true};
     case VRB_OP_WRITE:
     case VRB_OP_FILL: return {"fill", {true, false, false}};

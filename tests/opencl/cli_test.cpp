@@ -46,13 +46,17 @@ TEST(OpenclCli, AQuickRunIsVerifiedAndValid)
     const auto violation = vrb::validate_result_json(doc);
     EXPECT_FALSE(violation) << violation->path << ": " << violation->message;
     ASSERT_GT(doc["results"].size(), 0u);
-    std::size_t measured = 0;
+    // Figures of bytes moved are verified every one; a few others (a free's latency, a
+    // reported size) cannot be, and say so, but none may fail.
+    std::size_t figures = 0;
     for (const auto &result : doc["results"]) {
-        if (result["status"] == "skipped") continue;
-        ++measured;
+        EXPECT_NE(result["status"], "failed") << result.dump();
+        EXPECT_NE(result["verification"]["status"], "failed") << result.dump();
+        if (result["metric"] != "bandwidth" || result["status"] != "ok") continue;
+        ++figures;
         EXPECT_EQ(result["verification"]["status"], "passed") << result.dump();
     }
-    EXPECT_GT(measured, 0u);
+    EXPECT_GT(figures, 20u);
 }
 
 TEST(OpenclCli, APlatformWithoutDevicesIsNamedWhenNothingElseIsThere)
@@ -79,8 +83,8 @@ TEST(OpenclCli, APlatformWithoutDevicesBesideARealOneLeavesTheRealDevices)
 TEST(OpenclCli, ADriverThatRefusesTheKernelsFailsItsDeviceWithTheBuildLogAndTheOthersResultsStay)
 {
     const auto file = temp_dir() / "bad-compiler.json";
-    const auto r = vrambench({"run", "--backend", "host,opencl", "--suite", "quick", "--probe", "bandwidth.stream",
-                              "--size", "1M", "-o", file.string()},
+    const auto r = vrambench({"run", "--backend", "host", "--backend", "opencl", "--suite", "quick", "--probe",
+                              "bandwidth.stream", "--size", "1M", "-o", file.string()},
                              {std::string("OCL_ICD_VENDORS=") + VENDORS_BAD_COMPILER});
     EXPECT_NE(r.exit_code, 0) << "a failed device is a failed run\n" << r.out;
     const std::string all = r.out + r.err;
@@ -94,4 +98,10 @@ TEST(OpenclCli, ADriverThatRefusesTheKernelsFailsItsDeviceWithTheBuildLogAndTheO
     for (const auto &result : doc["results"])
         if (result["device"] == "host:0" && result["verification"]["status"] == "passed") ++host_passed;
     EXPECT_GT(host_passed, 0u) << doc["results"].dump(1);
+    // PoCL's device sits beside the mock in that vendors folder when this machine has it.
+    if (!has_opencl_device()) return;
+    std::size_t real_passed = 0;
+    for (const auto &result : doc["results"])
+        if (result["backend"] == "opencl" && result["verification"]["status"] == "passed") ++real_passed;
+    EXPECT_GT(real_passed, 0u) << doc["results"].dump(1);
 }

@@ -31,7 +31,9 @@ struct _cl_program {
 
 static struct _cl_icd_dispatch dispatch;
 static struct _cl_platform_id platform = {&dispatch};
+#ifndef MOCK_ICD_NO_DEVICE
 static struct _cl_device_id device = {&dispatch};
+#endif
 static struct _cl_context context = {&dispatch};
 static struct _cl_command_queue queue = {&dispatch};
 static struct _cl_program program = {&dispatch};
@@ -94,8 +96,9 @@ static cl_int CL_API_CALL get_device_info(cl_device_id d, cl_device_info param, 
                                           size_t *size_out)
 {
     (void)d;
-    const cl_ulong memory = (cl_ulong)1 << 30, line = 64;
-    const cl_uint units = 4, clock = 1000, zero = 0;
+    const cl_ulong memory = (cl_ulong)1 << 30;
+    const cl_uint units = 4, clock = 1000, line = 64;
+    const cl_device_svm_capabilities svm = 0;
     const size_t group = 256, resolution = 1;
     const cl_device_type type = CL_DEVICE_TYPE_GPU;
     const cl_bool no = CL_FALSE;
@@ -112,14 +115,14 @@ static cl_int CL_API_CALL get_device_info(cl_device_id d, cl_device_info param, 
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
     case CL_DEVICE_LOCAL_MEM_SIZE: return answer(&memory, sizeof memory, room, out, size_out);
-    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return answer(&line, sizeof(cl_uint), room, out, size_out);
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return answer(&line, sizeof line, room, out, size_out);
     case CL_DEVICE_MAX_COMPUTE_UNITS: return answer(&units, sizeof units, room, out, size_out);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return answer(&clock, sizeof clock, room, out, size_out);
     case CL_DEVICE_MAX_WORK_GROUP_SIZE: return answer(&group, sizeof group, room, out, size_out);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return answer(&resolution, sizeof resolution, room, out, size_out);
     case CL_DEVICE_HOST_UNIFIED_MEMORY: return answer(&no, sizeof no, room, out, size_out);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return answer(&cache, sizeof cache, room, out, size_out);
-    case CL_DEVICE_SVM_CAPABILITIES: return answer(&zero, sizeof(cl_device_svm_capabilities), room, out, size_out);
+    case CL_DEVICE_SVM_CAPABILITIES: return answer(&svm, sizeof svm, room, out, size_out);
     default: return CL_INVALID_VALUE;
     }
 }

@@ -66,10 +66,15 @@ TEST(OpenclSegments, AnElementAcrossTwoSegmentsIsRefused)
 TEST(OpenclSegments, CopiesSplitWhereEitherSideEndsASegment)
 {
     const auto regions = split_copy(4000, 4096, 100, 8192, 9000);
-    ASSERT_EQ(regions.size(), 4u);
+    // src ends segments at 4096 and 8192, dst at 8092 (100 + 8192 - 100 bytes in).
+    ASSERT_EQ(regions.size(), 5u);
     EXPECT_EQ(regions[0].bytes, 96u);
     EXPECT_EQ(regions[1].src.segment, 1u);
     EXPECT_EQ(regions[1].dst.offset, 196u);
+    EXPECT_EQ(regions[2].bytes, 3900u);
+    EXPECT_EQ(regions[3].dst.segment, 1u);
+    EXPECT_EQ(regions[3].dst.offset, 0u);
+    EXPECT_EQ(regions[3].src.offset, 3900u);
     uint64_t total = 0;
     for (const auto &r : regions)
         total += r.bytes;

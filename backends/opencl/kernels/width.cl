@@ -46,8 +46,9 @@ ulong FN(lane_total)(ELEM t, ELEM h)
         if (get_local_id(0) == 0) results[slot + get_group_id(0)] = (ulong2)(sum, 0);                          \
     }
 
+// DOT's kernel is product_sum: an OpenCL C compiler may define `dot` as a macro.
 REDUCTION(read, src1[src1_base + i])
-REDUCTION(dot, src1[src1_base + i] * src2[src2_base + i])
+REDUCTION(product_sum, src1[src1_base + i] * src2[src2_base + i])
 REDUCTION(strided, src1[src1_base + i * stride])
 
 #define ELEMENTWISE(NAME, VALUE)                                                                               \
