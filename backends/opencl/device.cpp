@@ -47,7 +47,9 @@ Device::Device(const DeviceEntry &entry, const std::string &id, const vrb_host_t
         plugin::fail(VRB_ERROR_INVALID_ARGUMENT, "VRAMBENCH_OPENCL_LOCAL_SIZE=" + std::to_string(local_size_) +
                                                      " is more than the " + std::to_string(most) +
                                                      " work-items per group " + id_ + " runs");
-    max_groups_ = options_.max_groups ? options_.max_groups : uint64_t(units) * (cpu_ ? 4 : 32);
+    // A CPU driver hands work-groups to its threads as they come free: many small
+    // blocks keep every core busy to the end even when another process takes one away.
+    max_groups_ = options_.max_groups ? options_.max_groups : uint64_t(units) * (cpu_ ? 256 : 32);
     const auto svm = device_value_or<cl_device_svm_capabilities>(device_, CL_DEVICE_SVM_CAPABILITIES).value_or(0);
     kinds_ = memory_kinds(uses_host_memory(device_), svm);
 
@@ -100,7 +102,10 @@ void Device::check_cancelled() const
 
 uint64_t Device::groups_for(uint64_t items) const
 {
-    const uint64_t needed = (items + local_size_ - 1) / local_size_;
+    // On a CPU a group's block is at least 4096 elements, so a group costs far more
+    // than its launch; on a GPU every work-item has an element.
+    const uint64_t per_group = cpu_ ? std::max<uint64_t>(local_size_, 4096) : local_size_;
+    const uint64_t needed = (items + per_group - 1) / per_group;
     return std::clamp<uint64_t>(needed, 1, max_groups_);
 }
 
