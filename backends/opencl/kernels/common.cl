@@ -67,8 +67,6 @@ ulong group_min(ulong value, local ulong *scratch)
 #define CHAIN_LOAD(p, shift)                                                                                   \
     chain_pick(c0, c1, c2, c3, c4, c5, c6, c7, (uint)((p) >> (shift)))[(p) & ((((ulong)1) << (shift)) - 1)]
 
-// A whole-operation CHASE: one work-item, each load waiting on the one before. Only an
-// index about to be followed must lie inside the buffer; the last one is the answer.
 global const uint *chain_pick(CHAIN_ARGS(uint), uint segment)
 {
     switch (segment) {
@@ -83,6 +81,8 @@ global const uint *chain_pick(CHAIN_ARGS(uint), uint segment)
     }
 }
 
+// A whole-operation CHASE: one work-item, each load waiting on the one before. Only an
+// index about to be followed must lie inside the buffer; the last one is the answer.
 kernel void chase(global ulong2 *results, CHAIN_ARGS(uint), ulong steps, ulong chain_base, ulong chain_limit,
                   uint shift, uint passes)
 {
