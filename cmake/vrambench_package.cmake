@@ -4,6 +4,8 @@
 #   vrambench-cuda     the CUDA backend; the CUDA runtime is linked in, the driver's
 #                      libcuda.so.1 is recommended (it lives in Debian's non-free)
 #   vrambench-hip      the HIP backend; depends on the HIP runtime it links
+#   vrambench-opencl   the OpenCL backend; depends on the ICD loader it links, PoCL
+#                      recommended (a CPU driver, so it measures something anywhere)
 #   vrambench-dev      the plugin SDK: headers and the CMake package
 # Each backend package depends on vrambench of the same version. Library dependencies
 # are found by dpkg-shlibdeps from what each module links.
@@ -45,6 +47,11 @@ set(CPACK_COMPONENT_CUDA_DESCRIPTION "vrambench backend for NVIDIA GPUs through 
 set(CPACK_DEBIAN_HIP_PACKAGE_NAME vrambench-hip)
 set(CPACK_DEBIAN_HIP_PACKAGE_DEPENDS "${core_dependency}")
 set(CPACK_COMPONENT_HIP_DESCRIPTION "vrambench backend for AMD GPUs through HIP")
+
+set(CPACK_DEBIAN_OPENCL_PACKAGE_NAME vrambench-opencl)
+set(CPACK_DEBIAN_OPENCL_PACKAGE_DEPENDS "${core_dependency}, ocl-icd-libopencl1 | libopencl1")
+set(CPACK_DEBIAN_OPENCL_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd")
+set(CPACK_COMPONENT_OPENCL_DESCRIPTION "vrambench backend for OpenCL devices of every platform")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME vrambench-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_ARCHITECTURE all) # headers and CMake files

@@ -1,0 +1,67 @@
+// One opened OpenCL device: its context, two in-order profiling queues (transfers both
+// ways at once use both), the program built once, and the memory kinds it offers.
+#pragma once
+
+#include "buffer.hpp"
+#include "cl.hpp"
+#include "memory_kinds.hpp"
+#include "options.hpp"
+#include "platforms.hpp"
+#include "program.hpp"
+
+#include <vrambench/plugin.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vrb::opencl {
+
+class Device {
+  public:
+    Device(const DeviceEntry &entry, const std::string &id, const vrb_host_table *host);
+
+    uint32_t memory_kind_count() const { return static_cast<uint32_t>(kinds_.size()); }
+    void describe(uint32_t kind, vrb_memory_kind_info &info) const;
+    std::unique_ptr<Buffer> alloc(uint32_t kind, uint64_t bytes);
+    void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
+    // Whether run() can do `op_kind` at `element_bytes` on buffers of `memory_kind`.
+    bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind) const;
+
+    const MemoryKind &kind(uint32_t index) const { return kinds_.at(index); }
+    cl_context context() const { return context_.get(); }
+    cl_command_queue queue(int which) const { return which == 0 ? queue_.get() : second_queue_.get(); }
+    uint64_t segment_bytes() const { return segment_bytes_; }
+    uint64_t global_memory_bytes() const { return global_memory_bytes_; }
+
+  private:
+    struct Launch;
+    void run_kernels(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
+    void run_gather_or_chase(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
+    void run_transfer(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
+    void check_cancelled() const;
+    // A results buffer of at least `slots` two-word slots.
+    cl_mem results(uint64_t slots);
+    std::vector<cl_ulong> read_results(uint64_t slots);
+    uint64_t groups_for(uint64_t items) const;
+
+    const vrb_host_table *host_;
+    std::string id_;
+    cl_device_id device_;
+    Options options_;
+    bool cpu_ = false;
+    uint64_t global_memory_bytes_ = 0;
+    uint64_t segment_bytes_ = 0;
+    uint32_t local_size_ = 1;
+    uint64_t max_groups_ = 1;
+    std::vector<MemoryKind> kinds_;
+    ContextHandle context_;
+    QueueHandle queue_;
+    QueueHandle second_queue_;
+    std::unique_ptr<Program> program_;
+    MemHandle results_;
+    uint64_t result_slots_ = 0;
+};
+
+} // namespace vrb::opencl

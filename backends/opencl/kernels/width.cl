@@ -1,0 +1,231 @@
+// The kernels of one element width. The program includes this text three times, each
+// after defining WIDTH (lanes per element: 1, 2 or 4), ELEM (uint, uint2, uint4) and
+// FN(name), which names this width's copy (read_w4).
+
+// Every streaming kernel takes the same arguments, so the host binds them one way.
+#define STREAM_ARGS                                                                                            \
+    global ELEM *dst, global const ELEM *src1, global const ELEM *src2, global ulong2 *results, ulong count,    \
+        ulong dst_base, ulong src1_base, ulong src2_base, ulong first_lane, ulong stride, uint scalar,         \
+        uint seed, uint pattern, uint passes, uint slot
+
+ulong FN(lane_total)(ELEM t, ELEM h)
+{
+    const ELEM low = t - (h << 16);
+#if WIDTH == 1
+    return (ulong)low + ((ulong)h << 16);
+#elif WIDTH == 2
+    return (ulong)low.x + (ulong)low.y + (((ulong)h.x + (ulong)h.y) << 16);
+#else
+    return (ulong)low.x + (ulong)low.y + (ulong)low.z + (ulong)low.w +
+           (((ulong)h.x + (ulong)h.y + (ulong)h.z + (ulong)h.w) << 16);
+#endif
+}
+
+// READ, DOT and STRIDED_READ: the total runs on over every pass and the answer is the
+// last pass's share of it, so no pass is dead code nor a repeat a compiler could hoist.
+#define REDUCTION(NAME, VALUE)                                                                                 \
+    kernel void FN(NAME)(STREAM_ARGS)                                                                          \
+    {                                                                                                          \
+        local ulong scratch[LOCAL_SIZE];                                                                       \
+        WALK;                                                                                                  \
+        ulong total = 0, before_last = 0;                                                                      \
+        for (uint p = 0u; p < PASS_COUNT; ++p) {                                                               \
+            if (p + 1u == PASS_COUNT) before_last = total;                                                     \
+            for (ulong i = walk_first; i < walk_end;) {                                                        \
+                uint n = (uint)min((ulong)CHUNK, (walk_end - i - 1) / walk_step + 1);                          \
+                ELEM t = 0, h = 0;                                                                             \
+                for (; n > 0u; --n, i += walk_step) {                                                          \
+                    const ELEM v = VALUE;                                                                      \
+                    t += v;                                                                                    \
+                    h += v >> 16;                                                                              \
+                }                                                                                              \
+                total += FN(lane_total)(t, h);                                                                 \
+            }                                                                                                  \
+        }                                                                                                      \
+        const ulong sum = group_sum(total - before_last, scratch);                                             \
+        if (get_local_id(0) == 0) results[slot + get_group_id(0)] = (ulong2)(sum, 0);                          \
+    }
+
+#ifdef CPU_TUNED
+// READ and DOT on a CPU: lanes are lanes whatever the element width, so the walk goes
+// over lanes, 16 (64 bytes) a step: what the compiler turns into full-width vector
+// loads and adds, where a loop over uint4 elements stays at 16 bytes an instruction.
+#define LANE_REDUCTION(NAME, VALUE16, VALUE1)                                                                  \
+    kernel void FN(NAME)(STREAM_ARGS)                                                                          \
+    {                                                                                                          \
+        local ulong scratch[LOCAL_SIZE];                                                                       \
+        global const uint *a = (global const uint *)(src1 + src1_base);                                        \
+        global const uint *b = (global const uint *)(src2 + src2_base);                                        \
+        const ulong lanes = count * WIDTH, items = get_global_size(0);                                         \
+        const ulong block = ((lanes + items - 1) / items + 63) & ~(ulong)63;                                   \
+        const ulong first = min(get_global_id(0) * block, lanes), end = min(first + block, lanes);             \
+        ulong total = 0, before_last = 0;                                                                      \
+        for (uint p = 0u; p < PASS_COUNT; ++p) {                                                               \
+            if (p + 1u == PASS_COUNT) before_last = total;                                                     \
+            ulong i = first;                                                                                   \
+            while (end - i >= 16) {                                                                            \
+                uint n = (uint)min((ulong)CHUNK, (end - i) / 16);                                              \
+                uint16 t = 0, h = 0;                                                                           \
+                for (; n > 0u; --n, i += 16) {                                                                 \
+                    const uint16 v = VALUE16;                                                                  \
+                    t += v;                                                                                    \
+                    h += v >> 16;                                                                              \
+                }                                                                                              \
+                const uint16 low = t - (h << 16);                                                              \
+                const ulong8 w = convert_ulong8(low.lo) + convert_ulong8(low.hi) +                             \
+                                 ((convert_ulong8(h.lo) + convert_ulong8(h.hi)) << 16);                        \
+                total += w.s0 + w.s1 + w.s2 + w.s3 + w.s4 + w.s5 + w.s6 + w.s7;                                \
+            }                                                                                                  \
+            for (; i < end; ++i)                                                                               \
+                total += VALUE1;                                                                               \
+        }                                                                                                      \
+        const ulong sum = group_sum(total - before_last, scratch);                                             \
+        if (get_local_id(0) == 0) results[slot + get_group_id(0)] = (ulong2)(sum, 0);                          \
+    }
+
+LANE_REDUCTION(read, vload16(0, a + i), (ulong)a[i])
+// DOT's kernel is product_sum: an OpenCL C compiler may define `dot` as a macro.
+LANE_REDUCTION(product_sum, vload16(0, a + i) * vload16(0, b + i), (ulong)(a[i] * b[i]))
+#undef LANE_REDUCTION
+#else
+// DOT's kernel is product_sum: an OpenCL C compiler may define `dot` as a macro.
+REDUCTION(read, src1[src1_base + i])
+REDUCTION(product_sum, src1[src1_base + i] * src2[src2_base + i])
+#endif
+REDUCTION(strided, src1[src1_base + i * stride])
+
+#define ELEMENTWISE(NAME, VALUE)                                                                               \
+    kernel void FN(NAME)(STREAM_ARGS)                                                                          \
+    {                                                                                                          \
+        WALK;                                                                                                  \
+        for (uint p = 0u; p < PASS_COUNT; ++p)                                                                 \
+            for (ulong i = walk_first; i < walk_end; i += walk_step)                                           \
+                dst[dst_base + i] = VALUE;                                                                     \
+    }
+
+ELEMENTWISE(copy, src1[src1_base + i])
+ELEMENTWISE(scale, scalar * src1[src1_base + i])
+ELEMENTWISE(add, src1[src1_base + i] + src2[src2_base + i])
+ELEMENTWISE(triad, src1[src1_base + i] + scalar * src2[src2_base + i])
+
+// FILL, and WRITE as FILL with the random pattern. The random pattern's block is hashed
+// once per work-group into local memory; an element then costs one whitening word and
+// an XOR per lane (its lanes share a block: first_lane is a multiple of WIDTH).
+kernel void FN(fill)(STREAM_ARGS)
+{
+    local uint block[VRB_PATTERN_BLOCK_LANES];
+    for (uint j = get_local_id(0); j < VRB_PATTERN_BLOCK_LANES; j += get_local_size(0))
+        block[j] = vrb_pattern_block_lane(j, seed);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    WALK;
+    const bool random = pattern >= VRB_PATTERN_RANDOM;
+    for (uint p = 0u; p < PASS_COUNT; ++p)
+        for (ulong i = walk_first; i < walk_end; i += walk_step) {
+            const ulong lane = first_lane + i * WIDTH;
+            ELEM v;
+            if (random) {
+                const uint whitening = vrb_pattern_whitening(lane >> VRB_PATTERN_BLOCK_SHIFT);
+                const uint j = (uint)lane & (VRB_PATTERN_BLOCK_LANES - 1u);
+#if WIDTH == 1
+                v = block[j] ^ whitening;
+#elif WIDTH == 2
+                v = (uint2)(block[j], block[j + 1]) ^ whitening;
+#else
+                v = (uint4)(block[j], block[j + 1], block[j + 2], block[j + 3]) ^ whitening;
+#endif
+            } else {
+#if WIDTH == 1
+                v = vrb_pattern(pattern, lane, seed);
+#elif WIDTH == 2
+                v = (uint2)(vrb_pattern(pattern, lane, seed), vrb_pattern(pattern, lane + 1, seed));
+#else
+                v = (uint4)(vrb_pattern(pattern, lane, seed), vrb_pattern(pattern, lane + 1, seed),
+                            vrb_pattern(pattern, lane + 2, seed), vrb_pattern(pattern, lane + 3, seed));
+#endif
+            }
+            dst[dst_base + i] = v;
+        }
+}
+
+// CHECK: the lanes of src1 that differ from the pattern, and the lowest such lane.
+kernel void FN(check)(STREAM_ARGS)
+{
+    local ulong scratch[LOCAL_SIZE];
+    WALK;
+    ulong mismatches = 0, before_last = 0, first = ULONG_MAX;
+    for (uint p = 0u; p < PASS_COUNT; ++p) {
+        if (p + 1u == PASS_COUNT) before_last = mismatches;
+        for (ulong i = walk_first; i < walk_end; i += walk_step) {
+            const ulong lane = first_lane + i * WIDTH;
+            const ELEM v = src1[src1_base + i];
+#if WIDTH == 1
+            const uint lanes[1] = {v};
+#elif WIDTH == 2
+            const uint lanes[2] = {v.x, v.y};
+#else
+            const uint lanes[4] = {v.x, v.y, v.z, v.w};
+#endif
+            for (uint k = 0u; k < WIDTH; ++k)
+                if (lanes[k] != vrb_pattern(pattern, lane + k, seed)) {
+                    ++mismatches;
+                    first = min(first, lane + k);
+                }
+        }
+    }
+    const ulong total = group_sum(mismatches - before_last, scratch);
+    const ulong lowest = group_min(first, scratch);
+    if (get_local_id(0) == 0) results[slot + get_group_id(0)] = (ulong2)(total, lowest);
+}
+
+// GATHER: sum(src1[index[i]]) with the indices in src2. An index past src1's buffer is
+// counted, not followed; the host turns a count into an error naming the index.
+global const ELEM *FN(chain_pick)(CHAIN_ARGS(ELEM), uint segment)
+{
+    switch (segment) {
+    case 0: return c0;
+    case 1: return c1;
+    case 2: return c2;
+    case 3: return c3;
+    case 4: return c4;
+    case 5: return c5;
+    case 6: return c6;
+    default: return c7;
+    }
+}
+
+kernel void FN(gather)(global const uint *index, global ulong2 *results, CHAIN_ARGS(ELEM), ulong count,
+                       ulong index_base, ulong chain_base, ulong chain_limit, uint shift, uint passes, uint slot)
+{
+    local ulong scratch[LOCAL_SIZE];
+    WALK;
+    ulong total = 0, before_last = 0, faults = 0, faults_before_last = 0;
+    const ulong mask = (((ulong)1) << shift) - 1;
+    for (uint p = 0u; p < PASS_COUNT; ++p) {
+        if (p + 1u == PASS_COUNT) {
+            before_last = total;
+            faults_before_last = faults;
+        }
+        for (ulong i = walk_first; i < walk_end;) {
+            uint n = (uint)min((ulong)CHUNK, (walk_end - i - 1) / walk_step + 1);
+            ELEM t = 0, h = 0;
+            for (; n > 0u; --n, i += walk_step) {
+                const ulong at = chain_base + index[index_base + i];
+                if (at < chain_limit) {
+                    const ELEM v = FN(chain_pick)(c0, c1, c2, c3, c4, c5, c6, c7, (uint)(at >> shift))[at & mask];
+                    t += v;
+                    h += v >> 16;
+                } else {
+                    ++faults;
+                }
+            }
+            total += FN(lane_total)(t, h);
+        }
+    }
+    const ulong sum = group_sum(total - before_last, scratch);
+    const ulong fault_total = group_sum(faults - faults_before_last, scratch);
+    if (get_local_id(0) == 0) results[slot + get_group_id(0)] = (ulong2)(sum, fault_total);
+}
+
+#undef STREAM_ARGS
+#undef REDUCTION
+#undef ELEMENTWISE

@@ -1,0 +1,242 @@
+// The OpenCL module on the machine's OpenCL driver (PoCL in CI), loaded as the core
+// loads it. VRAMBENCH_OPENCL_SEGMENT_BYTES shrinks segments to one page, so buffers of
+// a few pages take every path a buffer past CL_DEVICE_MAX_MEM_ALLOC_SIZE takes.
+#include <vrambench/core/modules/backend.hpp>
+#include <vrambench/operation.hpp>
+#include <vrambench/pattern.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+
+namespace {
+
+using vrb::Backend;
+using vrb::BackendError;
+using vrb::Device;
+
+std::shared_ptr<Backend> backend()
+{
+    static std::shared_ptr<Backend> loaded =
+        Backend::create(vrb::Module::load(VRB_OPENCL_MODULE), vrb::default_host_table());
+    return loaded;
+}
+
+std::vector<uint32_t> random_lanes(std::size_t n, uint32_t seed)
+{
+    std::vector<uint32_t> lanes(n);
+    for (std::size_t i = 0; i < n; ++i)
+        lanes[i] = vrb_pattern_random(i, seed);
+    return lanes;
+}
+
+void upload(vrb::Buffer &b, uint64_t offset, const std::vector<uint32_t> &lanes)
+{
+    b.upload(offset, std::as_bytes(std::span(lanes)));
+}
+
+std::vector<uint32_t> download(vrb::Buffer &b, uint64_t offset, std::size_t lanes)
+{
+    std::vector<uint32_t> out(lanes);
+    b.download(offset, std::as_writable_bytes(std::span(out)));
+    return out;
+}
+
+uint32_t kind_named(Device &device, const std::string &name)
+{
+    const auto kinds = device.memory_kinds();
+    for (uint32_t k = 0; k < kinds.size(); ++k)
+        if (name == kinds[k].name) return k;
+    ADD_FAILURE() << "no memory kind " << name;
+    return 0;
+}
+
+class OpenclBackend : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        if (backend()->device_count() == 0) GTEST_SKIP() << "no OpenCL device";
+    }
+};
+
+// Every test of this class opens its device with one-page segments.
+class OpenclSegmentedBuffers : public OpenclBackend {
+  protected:
+    void SetUp() override
+    {
+        OpenclBackend::SetUp();
+        if (IsSkipped()) return;
+        setenv("VRAMBENCH_OPENCL_SEGMENT_BYTES", "4096", 1);
+        device_ = backend()->open(0);
+        unsetenv("VRAMBENCH_OPENCL_SEGMENT_BYTES");
+    }
+    std::unique_ptr<Device> device_;
+};
+
+} // namespace
+
+TEST_F(OpenclBackend, ListsTheDeviceWithItsPlatformAndMemoryKinds)
+{
+    const vrb_device_info info = backend()->describe(0);
+    EXPECT_STREQ(info.api, "OpenCL");
+    EXPECT_TRUE(info.known & VRB_KNOWN_TOTAL_MEMORY);
+    bool platform = false;
+    for (uint32_t p = 0; p < info.property_count; ++p)
+        platform |= std::string(info.properties[p].key) == "platform" && std::strlen(info.properties[p].value) > 0;
+    EXPECT_TRUE(platform);
+    auto device = backend()->open(0);
+    const auto kinds = device->memory_kinds();
+    ASSERT_GE(kinds.size(), 3u);
+    EXPECT_STREQ(kinds[0].name, "device");
+    EXPECT_STREQ(kinds[1].name, "pinned");
+    EXPECT_STREQ(kinds[2].name, "host-pointer");
+    for (const auto &k : kinds)
+        EXPECT_TRUE(k.flags & VRB_MEMORY_DEVICE_ACCESS) << k.name;
+}
+
+TEST_F(OpenclBackend, RefusesAnAllocationPastTheDevicesMemoryAsOutOfMemory)
+{
+    auto device = backend()->open(0);
+    const uint64_t too_much = device->describe().total_memory_bytes + 4096;
+    try {
+        device->allocate(0, too_much);
+        FAIL() << "allocated more than the device holds";
+    } catch (const BackendError &e) {
+        EXPECT_EQ(e.status(), VRB_ERROR_OUT_OF_MEMORY);
+        EXPECT_NE(std::string(e.what()).find("exceed the device's"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(OpenclBackend, RefusesASegmentSizeThatIsNotANumberWhenOpening)
+{
+    setenv("VRAMBENCH_OPENCL_SEGMENT_BYTES", "4k", 1);
+    try {
+        backend()->open(0);
+        ADD_FAILURE() << "opened with a malformed setting";
+    } catch (const BackendError &e) {
+        EXPECT_EQ(e.status(), VRB_ERROR_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("VRAMBENCH_OPENCL_SEGMENT_BYTES=4k"), std::string::npos) << e.what();
+    }
+    unsetenv("VRAMBENCH_OPENCL_SEGMENT_BYTES");
+}
+
+TEST_F(OpenclSegmentedBuffers, UploadAndDownloadCrossSegmentBoundaries)
+{
+    auto buffer = device_->allocate(0, 5 * 4096 + 100);
+    const auto lanes = random_lanes(3000, 7);
+    upload(*buffer, 4092, lanes);
+    EXPECT_EQ(download(*buffer, 4092, lanes.size()), lanes);
+}
+
+TEST_F(OpenclSegmentedBuffers, ReadAndTriadAcrossSegmentsMatchTheHost)
+{
+    const uint64_t bytes = 5 * 4096 + 112;
+    auto a = device_->allocate(0, bytes), b = device_->allocate(kind_named(*device_, "pinned"), bytes),
+         c = device_->allocate(0, bytes);
+    const auto x = random_lanes(bytes / 4, 1), y = random_lanes(bytes / 4, 2);
+    upload(*a, 0, x);
+    upload(*b, 0, y);
+    for (uint32_t width : {4u, 8u, 16u}) {
+        const uint64_t count = (bytes - 64) / width;
+        vrb_operation read = vrb::make_operation(VRB_OP_READ, width, count);
+        read.src1 = {a->handle(), 48};
+        uint64_t expected = 0;
+        for (uint64_t i = 0; i < count * width / 4; ++i)
+            expected += x[12 + i];
+        EXPECT_EQ(device_->run(read, 2).output.checksum, expected) << width;
+
+        vrb_operation triad = vrb::make_operation(VRB_OP_TRIAD, width, count);
+        triad.scalar = 3;
+        triad.dst = {c->handle(), 16};
+        triad.src1 = {a->handle(), 32};
+        triad.src2 = {b->handle(), 64 - width};
+        device_->run(triad, 1);
+        const auto got = download(*c, 16, count * width / 4);
+        for (uint64_t i = 0; i < got.size(); ++i)
+            ASSERT_EQ(got[i], x[8 + i] + 3u * y[(64 - width) / 4 + i]) << "width " << width << ", lane " << i;
+    }
+}
+
+TEST_F(OpenclSegmentedBuffers, GatherAndChaseFollowIndicesIntoEverySegment)
+{
+    const uint64_t bytes = 6 * 4096;
+    auto data = device_->allocate(0, bytes), index = device_->allocate(0, 4 * 4096);
+    const auto x = random_lanes(bytes / 4, 3);
+    upload(*data, 0, x);
+    // The chain: lane j points at j + 1031 (mod the lanes after the offset), so it
+    // visits every segment.
+    const uint64_t offset = 256, lanes = (bytes - offset) / 4;
+    std::vector<uint32_t> chain(lanes);
+    for (uint64_t j = 0; j < lanes; ++j)
+        chain[j] = static_cast<uint32_t>((j + 1031) % lanes);
+    upload(*data, offset, chain);
+    vrb_operation chase = vrb::make_operation(VRB_OP_CHASE, 4, 5000);
+    chase.src1 = {data->handle(), offset};
+    EXPECT_EQ(device_->run(chase, 1).output.checksum, (5000ull * 1031) % lanes);
+
+    const auto all = download(*data, 0, bytes / 4);
+    std::vector<uint32_t> indices(4 * 4096 / 4 - 8);
+    for (std::size_t i = 0; i < indices.size(); ++i)
+        indices[i] = static_cast<uint32_t>((i * 977) % ((bytes - offset) / 16));
+    upload(*index, 0, indices);
+    vrb_operation gather = vrb::make_operation(VRB_OP_GATHER, 16, indices.size() - 3);
+    gather.src1 = {data->handle(), offset};
+    gather.src2 = {index->handle(), 12};
+    uint64_t expected = 0;
+    for (std::size_t i = 3; i < indices.size(); ++i)
+        for (int l = 0; l < 4; ++l)
+            expected += all[offset / 4 + indices[i] * 4 + l];
+    EXPECT_EQ(device_->run(gather, 1).output.checksum, expected);
+
+    indices[100] = static_cast<uint32_t>((bytes - offset) / 16); // one past the end
+    upload(*index, 0, indices);
+    try {
+        device_->run(gather, 1);
+        ADD_FAILURE() << "a gather index past src1 was followed";
+    } catch (const BackendError &e) {
+        EXPECT_EQ(e.status(), VRB_ERROR_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("gather index 1520 at position 97"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(OpenclSegmentedBuffers, ChaseOverMoreSegmentsThanTheKernelsBindIsRefused)
+{
+    auto data = device_->allocate(0, 9 * 4096);
+    vrb_operation chase = vrb::make_operation(VRB_OP_CHASE, 4, 10);
+    chase.src1 = {data->handle(), 0};
+    try {
+        device_->run(chase, 1);
+        ADD_FAILURE() << "ran over 9 segments";
+    } catch (const BackendError &e) {
+        EXPECT_EQ(e.status(), VRB_ERROR_UNSUPPORTED);
+        EXPECT_NE(std::string(e.what()).find("9 segments"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(OpenclSegmentedBuffers, TransfersAndChecksCrossSegmentsOfBothSides)
+{
+    const uint64_t bytes = 4 * 4096;
+    auto src = device_->allocate(0, bytes), dst = device_->allocate(kind_named(*device_, "host-pointer"), bytes);
+    vrb_operation fill = vrb::make_operation(VRB_OP_FILL, 8, bytes / 8);
+    fill.pattern = VRB_PATTERN_ADDRESS;
+    fill.dst = {src->handle(), 0};
+    device_->run(fill, 1);
+    vrb_operation copy = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes - 1000);
+    copy.src1 = {src->handle(), 600};
+    copy.dst = {dst->handle(), 400};
+    device_->run(copy, 1);
+    const auto got = download(*dst, 400, (bytes - 1000) / 4);
+    for (std::size_t i = 0; i < got.size(); ++i)
+        ASSERT_EQ(got[i], 150 + i) << i;
+
+    vrb_operation check = vrb::make_operation(VRB_OP_CHECK, 16, bytes / 16);
+    check.pattern = VRB_PATTERN_ADDRESS;
+    check.src1 = {src->handle(), 0};
+    EXPECT_EQ(device_->run(check, 1).output.mismatches, 0u);
+    upload(*src, 3 * 4096 + 8, std::vector<uint32_t>{12345u});
+    const auto answer = device_->run(check, 1).output;
+    EXPECT_EQ(answer.mismatches, 1u);
+    EXPECT_EQ(answer.first_mismatch, 3u * 1024 + 2);
+}

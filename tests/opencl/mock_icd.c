@@ -1,0 +1,247 @@
+/*
+ * A tiny OpenCL driver for the ICD loader (ocl-icd), built once per fault it plays:
+ *   MOCK_ICD_NO_DEVICE      one platform that offers no device
+ *   MOCK_ICD_BAD_COMPILER   one GPU whose compiler refuses every program, with a log
+ * The tests list it in a folder named by OCL_ICD_VENDORS. Every object starts with the
+ * loader's dispatch table, as cl_khr_icd requires; calls the backend makes that this
+ * driver does not serve answer CL_INVALID_OPERATION.
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl_icd.h>
+
+#include <string.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+struct _cl_platform_id {
+    struct _cl_icd_dispatch *dispatch;
+};
+struct _cl_device_id {
+    struct _cl_icd_dispatch *dispatch;
+};
+struct _cl_context {
+    struct _cl_icd_dispatch *dispatch;
+};
+struct _cl_command_queue {
+    struct _cl_icd_dispatch *dispatch;
+};
+struct _cl_program {
+    struct _cl_icd_dispatch *dispatch;
+};
+
+static struct _cl_icd_dispatch dispatch;
+static struct _cl_platform_id platform = {&dispatch};
+#ifndef MOCK_ICD_NO_DEVICE
+static struct _cl_device_id device = {&dispatch};
+#endif
+static struct _cl_context context = {&dispatch};
+static struct _cl_command_queue queue = {&dispatch};
+static struct _cl_program program = {&dispatch};
+
+static const char build_log[] = "mock.cl:1:1: error: this driver compiles nothing";
+
+static cl_int answer(const void *value, size_t size, size_t room, void *out, size_t *size_out)
+{
+    if (size_out) *size_out = size;
+    if (out) {
+        if (room < size) return CL_INVALID_VALUE;
+        memcpy(out, value, size);
+    }
+    return CL_SUCCESS;
+}
+
+static cl_int text(const char *value, size_t room, void *out, size_t *size_out)
+{
+    return answer(value, strlen(value) + 1, room, out, size_out);
+}
+
+static cl_int CL_API_CALL get_platform_info(cl_platform_id p, cl_platform_info param, size_t room, void *out,
+                                            size_t *size_out)
+{
+    (void)p;
+    switch (param) {
+    case CL_PLATFORM_NAME:
+#ifdef MOCK_ICD_NO_DEVICE
+        return text("Mock platform without devices", room, out, size_out);
+#else
+        return text("Mock platform with a failing compiler", room, out, size_out);
+#endif
+    case CL_PLATFORM_VENDOR: return text("vrambench tests", room, out, size_out);
+    case CL_PLATFORM_VERSION: return text("OpenCL 3.0 mock", room, out, size_out);
+    case CL_PLATFORM_PROFILE: return text("FULL_PROFILE", room, out, size_out);
+    case CL_PLATFORM_EXTENSIONS: return text("cl_khr_icd", room, out, size_out);
+    case CL_PLATFORM_ICD_SUFFIX_KHR: return text("MOCK", room, out, size_out);
+    default: return CL_INVALID_VALUE;
+    }
+}
+
+static cl_int CL_API_CALL get_device_ids(cl_platform_id p, cl_device_type type, cl_uint room, cl_device_id *out,
+                                         cl_uint *count)
+{
+    (void)p;
+    (void)type;
+#ifdef MOCK_ICD_NO_DEVICE
+    (void)room;
+    (void)out;
+    if (count) *count = 0;
+    return CL_DEVICE_NOT_FOUND;
+#else
+    if (count) *count = 1;
+    if (out && room > 0) out[0] = &device;
+    return CL_SUCCESS;
+#endif
+}
+
+static cl_int CL_API_CALL get_device_info(cl_device_id d, cl_device_info param, size_t room, void *out,
+                                          size_t *size_out)
+{
+    (void)d;
+    const cl_ulong memory = (cl_ulong)1 << 30;
+    const cl_uint units = 4, clock = 1000, line = 64;
+    const cl_device_svm_capabilities svm = 0;
+    const size_t group = 256, resolution = 1;
+    const cl_device_type type = CL_DEVICE_TYPE_GPU;
+    const cl_bool no = CL_FALSE;
+    const cl_device_mem_cache_type cache = CL_READ_WRITE_CACHE;
+    switch (param) {
+    case CL_DEVICE_NAME: return text("Mock GPU", room, out, size_out);
+    case CL_DEVICE_VENDOR: return text("vrambench tests", room, out, size_out);
+    case CL_DEVICE_VERSION: return text("OpenCL 3.0 mock", room, out, size_out);
+    case CL_DRIVER_VERSION: return text("0.1", room, out, size_out);
+    case CL_DEVICE_OPENCL_C_VERSION: return text("OpenCL C 1.2", room, out, size_out);
+    case CL_DEVICE_EXTENSIONS: return text("", room, out, size_out);
+    case CL_DEVICE_TYPE: return answer(&type, sizeof type, room, out, size_out);
+    case CL_DEVICE_GLOBAL_MEM_SIZE:
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+    case CL_DEVICE_LOCAL_MEM_SIZE: return answer(&memory, sizeof memory, room, out, size_out);
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return answer(&line, sizeof line, room, out, size_out);
+    case CL_DEVICE_MAX_COMPUTE_UNITS: return answer(&units, sizeof units, room, out, size_out);
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY: return answer(&clock, sizeof clock, room, out, size_out);
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE: return answer(&group, sizeof group, room, out, size_out);
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return answer(&resolution, sizeof resolution, room, out, size_out);
+    case CL_DEVICE_HOST_UNIFIED_MEMORY: return answer(&no, sizeof no, room, out, size_out);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return answer(&cache, sizeof cache, room, out, size_out);
+    case CL_DEVICE_SVM_CAPABILITIES: return answer(&svm, sizeof svm, room, out, size_out);
+    default: return CL_INVALID_VALUE;
+    }
+}
+
+static cl_context CL_API_CALL create_context(const cl_context_properties *properties, cl_uint count,
+                                             const cl_device_id *devices,
+                                             void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *),
+                                             void *user, cl_int *status)
+{
+    (void)properties;
+    (void)count;
+    (void)devices;
+    (void)notify;
+    (void)user;
+    if (status) *status = CL_SUCCESS;
+    return &context;
+}
+
+static cl_command_queue CL_API_CALL create_queue(cl_context c, cl_device_id d, const cl_queue_properties *properties,
+                                                 cl_int *status)
+{
+    (void)c;
+    (void)d;
+    (void)properties;
+    if (status) *status = CL_SUCCESS;
+    return &queue;
+}
+
+static cl_program CL_API_CALL create_program(cl_context c, cl_uint count, const char **sources, const size_t *lengths,
+                                             cl_int *status)
+{
+    (void)c;
+    (void)count;
+    (void)sources;
+    (void)lengths;
+    if (status) *status = CL_SUCCESS;
+    return &program;
+}
+
+static cl_int CL_API_CALL build_program(cl_program p, cl_uint count, const cl_device_id *devices, const char *options,
+                                        void(CL_CALLBACK *notify)(cl_program, void *), void *user)
+{
+    (void)p;
+    (void)count;
+    (void)devices;
+    (void)options;
+    (void)notify;
+    (void)user;
+    return CL_BUILD_PROGRAM_FAILURE;
+}
+
+static cl_int CL_API_CALL program_build_info(cl_program p, cl_device_id d, cl_program_build_info param, size_t room,
+                                             void *out, size_t *size_out)
+{
+    (void)p;
+    (void)d;
+    if (param != CL_PROGRAM_BUILD_LOG) return CL_INVALID_VALUE;
+    return text(build_log, room, out, size_out);
+}
+
+static cl_int CL_API_CALL release_context(cl_context c)
+{
+    (void)c;
+    return CL_SUCCESS;
+}
+static cl_int CL_API_CALL release_queue(cl_command_queue q)
+{
+    (void)q;
+    return CL_SUCCESS;
+}
+static cl_int CL_API_CALL release_program(cl_program p)
+{
+    (void)p;
+    return CL_SUCCESS;
+}
+static cl_int CL_API_CALL retain_context(cl_context c)
+{
+    (void)c;
+    return CL_SUCCESS;
+}
+
+static cl_int CL_API_CALL get_platform_ids(cl_uint room, cl_platform_id *out, cl_uint *count)
+{
+    if (count) *count = 1;
+    if (out && room > 0) out[0] = &platform;
+    return CL_SUCCESS;
+}
+
+static void fill_dispatch(void)
+{
+    dispatch.clGetPlatformIDs = get_platform_ids;
+    dispatch.clGetPlatformInfo = get_platform_info;
+    dispatch.clGetDeviceIDs = get_device_ids;
+    dispatch.clGetDeviceInfo = get_device_info;
+    dispatch.clCreateContext = create_context;
+    dispatch.clRetainContext = retain_context;
+    dispatch.clReleaseContext = release_context;
+    dispatch.clCreateCommandQueueWithProperties = create_queue;
+    dispatch.clReleaseCommandQueue = release_queue;
+    dispatch.clCreateProgramWithSource = create_program;
+    dispatch.clBuildProgram = build_program;
+    dispatch.clGetProgramBuildInfo = program_build_info;
+    dispatch.clReleaseProgram = release_program;
+}
+
+EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint room, cl_platform_id *out, cl_uint *count)
+{
+    fill_dispatch();
+    return get_platform_ids(room, out, count);
+}
+
+EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
+{
+    if (strcmp(name, "clIcdGetPlatformIDsKHR") == 0) return (void *)clIcdGetPlatformIDsKHR;
+    return NULL;
+}
+
+EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p, cl_platform_info param, size_t room, void *out,
+                                            size_t *size_out)
+{
+    return get_platform_info(p, param, room, out, size_out);
+}
