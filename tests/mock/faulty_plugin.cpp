@@ -17,6 +17,10 @@
 //   FAULT_SUSPECT       works, but declares a memory clock and bus width whose peak
 //                       (0.002 GB/s) every figure is far above
 //   FAULT_WRONG_LANE    copy flips one bit of lane 3: a wrong answer for the kit to name
+//   FAULT_DECLINES_DOT  works, runs no DOT, and says so through the capability query
+//                       (op_supported): the probes must skip DOT with the reason
+//   FAULT_OVERCLAIMS    its capability query says every operation is supported, though
+//                       run() does only the stream family: the kit must catch it
 #include <vrambench/plugin_support.hpp>
 
 #include <chrono>
@@ -231,7 +235,11 @@ vrb_status run(vrb_device *, const vrb_operation *op, uint32_t repetitions, doub
                 case VRB_OP_SCALE: d[i] = op->scalar * a[i]; break;
                 case VRB_OP_ADD: d[i] = a[i] + b[i]; break;
                 case VRB_OP_TRIAD: d[i] = a[i] + op->scalar * b[i]; break;
+#ifdef FAULT_DECLINES_DOT
+                case VRB_OP_DOT: fail(VRB_ERROR_UNSUPPORTED, "faulty runs no dot");
+#else
                 case VRB_OP_DOT: sum += static_cast<uint32_t>(a[i] * b[i]); break;
+#endif
                 default: fail(VRB_ERROR_UNSUPPORTED, "faulty runs only the stream operations");
                 }
             }
@@ -241,6 +249,21 @@ vrb_status run(vrb_device *, const vrb_operation *op, uint32_t repetitions, doub
         out->timer = VRB_TIMER_HOST_MONOTONIC;
     });
 }
+
+#if defined(FAULT_DECLINES_DOT) || defined(FAULT_OVERCLAIMS)
+// The capability query of ABI 1.3, by hand like the rest of this table, so that its
+// answer can be a lie (OVERCLAIMS) that no make_table() module would tell by accident.
+vrb_status op_supported(vrb_device *, uint32_t op_kind, uint32_t, uint32_t, uint32_t *out)
+{
+#if defined(FAULT_OVERCLAIMS)
+    (void)op_kind;
+    *out = 1;
+#else
+    *out = op_kind >= VRB_OP_READ && op_kind < VRB_OP_DOT ? 1 : 0;
+#endif
+    return VRB_OK;
+}
+#endif
 
 const vrb_plugin_table table = {
     sizeof(vrb_plugin_table),
@@ -264,6 +287,12 @@ const vrb_plugin_table table = {
     run,
     nullptr,
     nullptr,
+    nullptr,
+#if defined(FAULT_DECLINES_DOT) || defined(FAULT_OVERCLAIMS)
+    op_supported,
+#else
+    nullptr,
+#endif
 };
 
 } // namespace
