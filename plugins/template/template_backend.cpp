@@ -108,9 +108,15 @@ TemplateBuffer &buffer_of(const vrb_operand &operand)
 KernelArgs kernel_args(const vrb_operation &op)
 {
     // Only operands the operation uses are resolved: a caller may leave others set.
+    // Kernels run only on memory they can address: a kind without DEVICE_ACCESS is for
+    // TRANSFER and upload/download alone, and supports() says so.
     auto lanes = [&](const vrb_operand &operand, bool used) -> uint32_t * {
         if (!used || !operand.buffer) return nullptr;
-        return reinterpret_cast<uint32_t *>(buffer_of(operand).at(operand.offset));
+        const TemplateBuffer &buffer = buffer_of(operand);
+        if (!(kinds[buffer.kind()].flags & VRB_MEMORY_DEVICE_ACCESS))
+            fail(VRB_ERROR_UNSUPPORTED,
+                 std::string("kernels cannot use memory kind ") + kinds[buffer.kind()].name + "; only TRANSFER can");
+        return reinterpret_cast<uint32_t *>(buffer.at(operand.offset));
     };
     const plugin::OperandSpans spans = plugin::operand_spans(op);
     const bool indexed = op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE;
@@ -125,15 +131,6 @@ KernelArgs kernel_args(const vrb_operation &op)
         args.src1_lanes = (buffer_of(op.src1).size() - op.src1.offset) / 4;
     }
     return args;
-}
-
-// Kernels run only on memory they can address: a kind without DEVICE_ACCESS is for
-// TRANSFER and upload/download alone. What supports() says here, run() must do.
-bool kernels_reach(const vrb_operation &op)
-{
-    for (const vrb_operand *operand : {&op.dst, &op.src1, &op.src2})
-        if (operand->buffer && !(kinds[buffer_of(*operand).kind()].flags & VRB_MEMORY_DEVICE_ACCESS)) return false;
-    return true;
 }
 
 // TRANSFER is not a kernel: GPU APIs move bytes between memory kinds with a copy
@@ -260,8 +257,6 @@ std::unique_ptr<TemplateBuffer> TemplateDevice::alloc(uint32_t kind, uint64_t by
 void TemplateDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
 {
     const bool transfer = op.kind == VRB_OP_TRANSFER;
-    if (!transfer && !kernels_reach(op))
-        fail(VRB_ERROR_UNSUPPORTED, "kernels cannot use memory kind pageable; only TRANSFER can");
     const KernelArgs args = transfer ? KernelArgs{} : kernel_args(op);
     // Small working sets are timed over many passes, not over one launch's overhead.
     const uint32_t passes = plugin::operation_passes(op);

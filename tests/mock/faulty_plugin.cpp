@@ -215,6 +215,8 @@ vrb_status run(vrb_device *, const vrb_operation *op, uint32_t repetitions, doub
     return guard([&] {
         fault_in_run();
         vrb::plugin::check_operation(*op, [](vrb_buffer *b) { return b->bytes; });
+        const bool stream = op->kind >= VRB_OP_READ && op->kind <= VRB_OP_DOT;
+        if (!stream && op->kind != VRB_OP_FILL) fail(VRB_ERROR_UNSUPPORTED, "faulty runs only the stream operations");
         const uint64_t lanes = op->count * (op->element_bytes / 4);
         uint32_t *d = op->dst.buffer ? op->dst.buffer->lanes.data() + op->dst.offset / 4 : nullptr;
         const uint32_t *a = op->src1.buffer ? op->src1.buffer->lanes.data() + op->src1.offset / 4 : nullptr;
@@ -259,7 +261,7 @@ vrb_status op_supported(vrb_device *, uint32_t op_kind, uint32_t, uint32_t, uint
     (void)op_kind;
     *out = 1;
 #else
-    *out = op_kind >= VRB_OP_READ && op_kind < VRB_OP_DOT ? 1 : 0;
+    *out = (op_kind >= VRB_OP_READ && op_kind < VRB_OP_DOT) || op_kind == VRB_OP_FILL ? 1 : 0;
 #endif
     return VRB_OK;
 }
