@@ -35,8 +35,8 @@ TEST(Capabilities, TheKitFailsAModuleWhoseQueryClaimsWhatItsRunRefuses)
 
 TEST(Capabilities, TheKitPassesAQueryThatAgreesWithRunAndModulesMadeByTheAdapter)
 {
-    for (const std::string module : {std::string(DECLINES_DOT_MODULE), std::string(VRAMBENCH_TEMPLATE_MODULE),
-                                     std::string(VRAMBENCH_MODULE_DIR) + "/vrambench-host.so"}) {
+    for (const std::string &module : {std::string(DECLINES_DOT_MODULE), std::string(VRAMBENCH_TEMPLATE_MODULE),
+                                      std::string(VRAMBENCH_MODULE_DIR) + "/vrambench-host.so"}) {
         SCOPED_TRACE(module);
         const auto r = plugin_check(module);
         EXPECT_TRUE(contains(r.out, "PASS  ops.capabilities")) << r.out;
