@@ -92,21 +92,22 @@ std::string verification_text(const ProbeResult &r)
 {
     const nlohmann::json &p = r.parameters;
     std::string what = p.contains("operation") && p["operation"].is_string() ? p["operation"].get<std::string>() : "";
-    if (p.contains("element_bytes") && p["element_bytes"].is_number_unsigned())
+    if (p.contains("element_bytes") && p["element_bytes"].is_number_integer())
         what += fmt::format(" at {} bytes", p["element_bytes"].get<uint64_t>());
     if (p.contains("memory_kind") && p["memory_kind"].is_string()) what += " on " + p["memory_kind"].get<std::string>();
-    if (p.contains("elements") && p["elements"].is_number_unsigned())
+    if (p.contains("elements") && p["elements"].is_number_integer())
         what += fmt::format(", {} elements", p["elements"].get<uint64_t>());
-    else if (p.contains("array_bytes") && p["array_bytes"].is_number_unsigned())
+    else if (p.contains("array_bytes") && p["array_bytes"].is_number_integer())
         what += ", " + format_size(p["array_bytes"].get<uint64_t>());
     std::string detail = r.verification.detail;
-    // The integrity probe keeps the first wrong lane's values in extra, not in its detail.
+    // The integrity probe's detail names the first wrong byte; its values are in extra.
     if (r.extra.is_object() && r.extra.contains("first_addresses") && r.extra["first_addresses"].is_array() &&
         !r.extra["first_addresses"].empty()) {
         const nlohmann::json &first = r.extra["first_addresses"][0];
-        if (first.contains("expected") && first.contains("actual") && first.contains("byte_hex"))
-            detail += fmt::format(" (byte {}: {}, expected {})", first["byte_hex"].get<std::string>(),
-                                  first["actual"].get<std::string>(), first["expected"].get<std::string>());
+        if (first.contains("expected") && first.contains("actual") && first["actual"].is_string() &&
+            first["expected"].is_string() && detail.find(first["actual"].get<std::string>()) == std::string::npos)
+            detail += fmt::format(": {}, expected {}", first["actual"].get<std::string>(),
+                                  first["expected"].get<std::string>());
     }
     if (what.empty()) return fmt::format("    verification failed: {}\n", detail);
     return fmt::format("    verification failed: {}: {}\n", what, detail);
