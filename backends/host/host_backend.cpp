@@ -271,11 +271,8 @@ std::unique_ptr<HostBuffer> HostDevice::alloc(uint32_t, uint64_t bytes)
     if (available && bytes > available)
         fail(VRB_ERROR_OUT_OF_MEMORY, "cannot allocate " + std::to_string(bytes) + " bytes: the OS reports " +
                                           std::to_string(available) + " bytes available");
+    auto buffer = std::make_unique<HostBuffer>(bytes);
     const uint64_t mapped = (bytes + 4095) / 4096 * 4096;
-    void *base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(bytes) + " bytes failed");
-    auto buffer = std::make_unique<HostBuffer>(base, bytes, mapped);
-    madvise(base, mapped, MADV_HUGEPAGE); // fewer TLB misses; a hint only
     // First touch by the worker that will use each part places its pages near it.
     // One write per page is enough: the kernel zeroes the whole page on that fault.
     unsigned char *first = buffer->bytes_at(0);
@@ -302,6 +299,14 @@ void HostDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     out.mismatches = answer.mismatches;
     out.first_mismatch = answer.first_mismatch;
     out.passes = passes;
+}
+
+HostBuffer::HostBuffer(uint64_t bytes)
+    : base_(mmap(nullptr, (bytes + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)),
+      bytes_(bytes), mapped_((bytes + 4095) / 4096 * 4096)
+{
+    if (base_ == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(bytes) + " bytes failed");
+    madvise(base_, mapped_, MADV_HUGEPAGE); // fewer TLB misses; a hint only
 }
 
 HostBuffer::~HostBuffer()

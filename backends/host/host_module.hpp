@@ -15,10 +15,10 @@ namespace vrb::host {
 
 class HostDevice;
 
-// Anonymous memory, first touched by the workers that will use it.
+// Anonymous memory, mapped for the buffer's life (whole pages).
 class HostBuffer {
   public:
-    HostBuffer(void *base, uint64_t bytes, uint64_t mapped) : base_(base), bytes_(bytes), mapped_(mapped) {}
+    explicit HostBuffer(uint64_t bytes); // fails with VRB_ERROR_OUT_OF_MEMORY
     ~HostBuffer();
     HostBuffer(const HostBuffer &) = delete;
     HostBuffer &operator=(const HostBuffer &) = delete;
