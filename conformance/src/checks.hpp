@@ -25,5 +25,6 @@ void check_passes(const Target &target, Findings &findings);
 void check_incompressible_write(const Target &target, Findings &findings);
 void check_transfers(const Target &target, Findings &findings);     // device_checks.cpp
 void check_bad_arguments(const Target &target, Findings &findings); // device_checks.cpp
+void check_capabilities(const Target &target, Findings &findings);  // capability_checks.cpp
 
 } // namespace vrb::conformance

@@ -2,6 +2,7 @@
 #include "checks.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstring>
@@ -42,6 +43,9 @@ const std::vector<DeviceCheck> &device_checks()
         {"ops.transfer", "transfer between every pair of memory kinds, and both ways at once", check_transfers},
         {"ops.bad-arguments", "operations past a buffer, bad widths, offsets and kinds are refused, not run",
          check_bad_arguments},
+        {"ops.capabilities",
+         "what op_supported calls supported runs and verifies; what it does not is refused as unsupported",
+         check_capabilities},
     };
     return checks;
 }
@@ -176,17 +180,24 @@ std::string report_text(const Report &report)
     }
     text += "\n";
     const uint64_t failed = report.failed_checks();
+    // The last line stands alone in a build log: it names the module and every device.
+    std::vector<std::string> ids;
+    for (const DeviceSummary &d : report.devices)
+        ids.push_back(d.id);
+    std::string checked = report.module.filename().string();
+    if (!report.backend.empty()) checked += " (backend " + report.backend + ")";
+    if (!ids.empty())
+        checked += fmt::format(" on {} device{}: {}", ids.size(), ids.size() == 1 ? "" : "s", fmt::join(ids, ", "));
     switch (report.outcome) {
     case Report::Outcome::passed:
-        text += fmt::format("PASSED: {} checks on {} device{}\n", report.checks.size(), report.devices.size(),
-                            report.devices.size() == 1 ? "" : "s");
+        text += fmt::format("PASSED: {} checks of {}\n", report.checks.size(), checked);
         break;
     case Report::Outcome::unavailable:
         text += fmt::format("UNAVAILABLE: {}; the {} module checks passed, no device was checked\n", report.reason,
                             report.checks.size());
         break;
     case Report::Outcome::failed:
-        text += fmt::format("FAILED: {} of {} checks{}\n", failed, report.checks.size(),
+        text += fmt::format("FAILED: {} of {} checks of {}{}\n", failed, report.checks.size(), checked,
                             report.reason.empty() ? "" : "; " + report.reason);
         break;
     }

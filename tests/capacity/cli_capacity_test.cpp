@@ -27,6 +27,10 @@ nlohmann::json parse(const ProcessResult &r)
 const std::vector<std::string> host_run{"run",   "--backend", "host", "--suite",
                                         "quick", "--format",  "json", "--memory-limit"};
 
+// The same run on the test-only host-faults module, whose faults the variables switch on.
+const std::vector<std::string> faults_run{"run",    "--plugin", VRAMBENCH_HOST_FAULTS_MODULE, "--backend", "host-faults",
+                                          "--suite", "quick",    "--format", "json", "--memory-limit"};
+
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string> &more)
 {
     args.insert(args.end(), more.begin(), more.end());
@@ -53,7 +57,7 @@ TEST(CapacityCli, EveryCapacityAndIntegrityProbeRunsCleanAndValidates)
 TEST(CapacityCli, AFlippedBitExitsWithTheVerificationCodeAndNamesItsAddress)
 {
     const auto r =
-        vrambench(with(host_run, {"32M", "--probe", "integrity.pattern"}), {"VRAMBENCH_TEST_FLIP_BIT=1048581"});
+        vrambench(with(faults_run, {"32M", "--probe", "integrity.pattern"}), {"VRAMBENCH_TEST_FLIP_BIT=1048581"});
     EXPECT_EQ(r.exit_code, 4) << r.err;
     const nlohmann::json doc = parse(r);
     ASSERT_TRUE(doc.is_object());
@@ -67,7 +71,7 @@ TEST(CapacityCli, AFlippedBitExitsWithTheVerificationCodeAndNamesItsAddress)
 TEST(CapacityCli, AnAllocationFailureMidwayThroughTotalIsRecordedAndTheRunSucceeds)
 {
     const auto r =
-        vrambench(with(host_run, {"64M", "--probe", "capacity.total"}), {"VRAMBENCH_TEST_FAIL_ALLOC_AFTER=5"});
+        vrambench(with(faults_run, {"64M", "--probe", "capacity.total"}), {"VRAMBENCH_TEST_FAIL_ALLOC_AFTER=5"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json doc = parse(r);
     ASSERT_TRUE(doc.is_object());

@@ -1,6 +1,6 @@
-// Faults played by the host backend's test-only hooks: a bit flipped after every FILL
-// (VRAMBENCH_TEST_FLIP_BIT) and allocations refused after the first N
-// (VRAMBENCH_TEST_FAIL_ALLOC_AFTER). A fault must be reported where it happened, an
+// Faults played by the test-only host-faults module (tests/mock/host_faults.cpp): a bit
+// flipped after every FILL (VRAMBENCH_TEST_FLIP_BIT) and allocations refused after the
+// first N (VRAMBENCH_TEST_FAIL_ALLOC_AFTER). A fault must be reported where it happened, an
 // allocation failure must be recorded, and no buffer may outlive a probe either way.
 #include "probe_harness.hpp"
 
@@ -15,10 +15,18 @@ constexpr uint64_t MiB = 1ull << 20;
 
 } // namespace
 
+TEST(CapacityFaults, TheShippedHostModuleIgnoresTheFaultVariables)
+{
+    const ScopedEnv fail("VRAMBENCH_TEST_FAIL_ALLOC_AFTER", "0");
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    EXPECT_NO_THROW(target.device->allocate(0, MiB));
+}
+
 TEST(CapacityFaults, AFlippedBitIsAnIntegrityFailureWithItsAddressForEveryPattern)
 {
     const ScopedEnv flip("VRAMBENCH_TEST_FLIP_BIT", "5000003");
-    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    OpenDevice target = open_device(VRAMBENCH_HOST_FAULTS_MODULE);
     ASSERT_TRUE(target.device) << target.entry.reason;
     const int64_t live = Buffer::live_count();
     const auto results = run_probe(target, "integrity.pattern", small_budget("32M"));
@@ -41,7 +49,7 @@ TEST(CapacityFaults, AFlippedBitIsAnIntegrityFailureWithItsAddressForEveryPatter
 TEST(CapacityFaults, AFlippedBitPastTheBufferChangesNothing)
 {
     const ScopedEnv flip("VRAMBENCH_TEST_FLIP_BIT", std::to_string(1ull << 40));
-    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    OpenDevice target = open_device(VRAMBENCH_HOST_FAULTS_MODULE);
     ASSERT_TRUE(target.device) << target.entry.reason;
     for (const auto &r : run_probe(target, "integrity.pattern", small_budget("16M")))
         EXPECT_EQ(r.verification.status, Verification::Status::passed) << r.verification.detail;
@@ -50,7 +58,7 @@ TEST(CapacityFaults, AFlippedBitPastTheBufferChangesNothing)
 TEST(CapacityFaults, AnAllocationFailureMidwayThroughTotalIsRecordedAndReleasesEveryChunk)
 {
     const ScopedEnv fail("VRAMBENCH_TEST_FAIL_ALLOC_AFTER", "3");
-    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    OpenDevice target = open_device(VRAMBENCH_HOST_FAULTS_MODULE);
     ASSERT_TRUE(target.device) << target.entry.reason;
     const int64_t live = Buffer::live_count();
     const auto results = run_probe(target, "capacity.total", small_budget("64M"));
@@ -68,7 +76,7 @@ TEST(CapacityFaults, AnAllocationFailureMidwayThroughTotalIsRecordedAndReleasesE
 TEST(CapacityFaults, FragmentationWithTooFewChunksFailsAndReleasesThem)
 {
     const ScopedEnv fail("VRAMBENCH_TEST_FAIL_ALLOC_AFTER", "2");
-    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    OpenDevice target = open_device(VRAMBENCH_HOST_FAULTS_MODULE);
     ASSERT_TRUE(target.device) << target.entry.reason;
     const int64_t live = Buffer::live_count();
     const auto results = run_probe(target, "capacity.fragmentation", small_budget("64M"));
@@ -82,7 +90,7 @@ TEST(CapacityFaults, FragmentationReportsAFreedTotalThatCannotBeHadInOneBlock)
 {
     // Nine chunks fit, then the device refuses everything: four holes, no block.
     const ScopedEnv fail("VRAMBENCH_TEST_FAIL_ALLOC_AFTER", "9");
-    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    OpenDevice target = open_device(VRAMBENCH_HOST_FAULTS_MODULE);
     ASSERT_TRUE(target.device) << target.entry.reason;
     const int64_t live = Buffer::live_count();
     const auto results = run_probe(target, "capacity.fragmentation", small_budget("64M"));
@@ -99,7 +107,7 @@ TEST(CapacityFaults, AProbeStoppedByAFailureLeavesNothingAllocated)
 {
     // The first allocation is refused: max-alloc cannot even measure its yardstick.
     const ScopedEnv fail("VRAMBENCH_TEST_FAIL_ALLOC_AFTER", "0");
-    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    OpenDevice target = open_device(VRAMBENCH_HOST_FAULTS_MODULE);
     ASSERT_TRUE(target.device) << target.entry.reason;
     const int64_t live = Buffer::live_count();
     EXPECT_THROW(run_probe(target, "capacity.max-alloc", small_budget("64M")), BackendError);
@@ -109,10 +117,10 @@ TEST(CapacityFaults, AProbeStoppedByAFailureLeavesNothingAllocated)
     EXPECT_EQ(Buffer::live_count(), live);
 }
 
-TEST(CapacityFaults, AMistypedHookStopsTheHostBackendInsteadOfBeingIgnored)
+TEST(CapacityFaults, AMistypedHookStopsTheFaultsModuleInsteadOfBeingIgnored)
 {
     const ScopedEnv fail("VRAMBENCH_TEST_FAIL_ALLOC_AFTER", "three");
-    const OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    const OpenDevice target = open_device(VRAMBENCH_HOST_FAULTS_MODULE);
     EXPECT_FALSE(target.device);
     EXPECT_NE(target.entry.reason.find("VRAMBENCH_TEST_FAIL_ALLOC_AFTER=three"), std::string::npos)
         << target.entry.reason;

@@ -102,7 +102,7 @@ TEST(Cli, ListsAModuleOfAnotherAbiAsFailedNamingBothVersions)
 {
     const auto r = vrambench({"list", "--plugin", MOCK_WRONG_MAJOR_PATH});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("module speaks 2.0, this vrambench speaks 1.2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("module speaks 2.0, this vrambench speaks 1.3"), std::string::npos) << r.out;
 }
 
 TEST(Cli, DescribesOneDeviceInFull)

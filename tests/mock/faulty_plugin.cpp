@@ -17,7 +17,11 @@
 //   FAULT_SUSPECT       works, but declares a memory clock and bus width whose peak
 //                       (0.002 GB/s) every figure is far above
 //   FAULT_WRONG_LANE    copy flips one bit of lane 3: a wrong answer for the kit to name
-#include <vrambench/plugin_support.hpp>
+//   FAULT_DECLINES_DOT  works, runs no DOT, and says so through the capability query
+//                       (op_supported): the probes must skip DOT with the reason
+//   FAULT_OVERCLAIMS    its capability query says every operation is supported, though
+//                       run() does only the stream family: the kit must catch it
+#include <vrambench/plugin_table.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -25,6 +29,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -35,34 +40,15 @@
 #define FAULT_AT 8
 #endif
 
-using vrb::plugin::fail;
-using vrb::plugin::guard;
-
-struct vrb_context {
-    int unused;
-};
-struct vrb_device {
-    int unused;
-};
-struct vrb_buffer {
-    std::vector<uint32_t> lanes;
-    uint64_t bytes;
-};
-
 namespace {
 
-vrb_context the_context{};
-vrb_device the_device{};
+using vrb::plugin::fail;
+
 int run_calls = 0;
 
 [[maybe_unused]] void crash()
 {
     std::raise(SIGSEGV);
-}
-
-const char *last_error()
-{
-    return vrb::plugin::last_error();
 }
 
 #if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
@@ -100,90 +86,6 @@ void start_helper()
 }
 #endif
 
-vrb_status init(const vrb_host_table *, vrb_context **out)
-{
-#if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
-    start_helper();
-#endif
-#if defined(FAULT_CRASH_INIT) || defined(FAULT_FORK_CRASH_INIT)
-    crash();
-#endif
-    *out = &the_context;
-    return VRB_OK;
-}
-
-void shutdown(vrb_context *) {}
-
-vrb_status device_count(vrb_context *, uint32_t *out)
-{
-#ifdef FAULT_ABORT_COUNT
-    std::abort();
-#endif
-    *out = 1;
-    return VRB_OK;
-}
-
-vrb_status device_describe(vrb_context *, uint32_t index, vrb_device_info *out)
-{
-    return guard([&] {
-        if (index != 0) fail(VRB_ERROR_INVALID_ARGUMENT, "one device");
-        vrb::plugin::copy_string(out->name, "faulty device");
-        vrb::plugin::copy_string(out->api, "faulty");
-        out->type = VRB_DEVICE_OTHER;
-#if defined(FAULT_SUSPECT)
-        out->known |= VRB_KNOWN_MEMORY_CLOCK | VRB_KNOWN_BUS_WIDTH;
-        out->memory_clock_khz = 1000; // 1 MHz, 8 bits: 2 x 1e6 x 8 / 8 B/s = 0.002 GB/s
-        out->memory_bus_width_bits = 8;
-#endif
-    });
-}
-
-vrb_status device_open(vrb_context *, uint32_t, vrb_device **out)
-{
-    *out = &the_device;
-    return VRB_OK;
-}
-
-void device_close(vrb_device *) {}
-
-vrb_status memory_kind_count(vrb_device *, uint32_t *out)
-{
-    *out = 1;
-    return VRB_OK;
-}
-
-vrb_status memory_kind_describe(vrb_device *, uint32_t, vrb_memory_kind_info *out)
-{
-    vrb::plugin::copy_string(out->name, "ram");
-    out->flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_VISIBLE;
-    return VRB_OK;
-}
-
-vrb_status buffer_alloc(vrb_device *, uint32_t, uint64_t bytes, vrb_buffer **out)
-{
-    return guard([&] {
-        auto *b = new vrb_buffer{std::vector<uint32_t>((bytes + 3) / 4), bytes};
-        *out = b;
-    });
-}
-
-void buffer_free(vrb_buffer *b)
-{
-    delete b;
-}
-
-vrb_status buffer_upload(vrb_buffer *b, uint64_t offset, const void *src, uint64_t bytes)
-{
-    std::memcpy(reinterpret_cast<char *>(b->lanes.data()) + offset, src, bytes);
-    return VRB_OK;
-}
-
-vrb_status buffer_download(vrb_buffer *b, uint64_t offset, void *dst, uint64_t bytes)
-{
-    std::memcpy(dst, reinterpret_cast<const char *>(b->lanes.data()) + offset, bytes);
-    return VRB_OK;
-}
-
 void fault_in_run()
 {
     ++run_calls;
@@ -206,65 +108,130 @@ void fault_in_run()
 #endif
 }
 
-vrb_status run(vrb_device *, const vrb_operation *op, uint32_t repetitions, double *seconds, vrb_op_output *out)
+class FaultyBuffer {
+  public:
+    explicit FaultyBuffer(uint64_t bytes) : lanes_((bytes + 3) / 4), bytes_(bytes) {}
+
+    uint64_t size() const { return bytes_; }
+    void upload(uint64_t offset, const void *src, uint64_t bytes) { std::memcpy(at(offset), src, bytes); }
+    void download(uint64_t offset, void *dst, uint64_t bytes) { std::memcpy(dst, at(offset), bytes); }
+    uint32_t *lanes(uint64_t offset) { return lanes_.data() + offset / 4; }
+
+  private:
+    char *at(uint64_t offset) { return reinterpret_cast<char *>(lanes_.data()) + offset; }
+    std::vector<uint32_t> lanes_;
+    uint64_t bytes_;
+};
+
+uint32_t *lanes_of(const vrb_operand &operand)
 {
-    return guard([&] {
+    return operand.buffer ? reinterpret_cast<FaultyBuffer *>(operand.buffer)->lanes(operand.offset) : nullptr;
+}
+
+class FaultyDevice {
+  public:
+    uint32_t memory_kind_count() { return 1; }
+
+    void describe(uint32_t, vrb_memory_kind_info &info)
+    {
+        vrb::plugin::copy_string(info.name, "ram");
+        info.flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_VISIBLE;
+    }
+
+    std::unique_ptr<FaultyBuffer> alloc(uint32_t, uint64_t bytes) { return std::make_unique<FaultyBuffer>(bytes); }
+
+#if defined(FAULT_DECLINES_DOT)
+    // What run() does, less DOT: the probes must skip it with the reason.
+    bool supports(uint32_t op_kind, uint32_t, uint32_t)
+    {
+        return (op_kind >= VRB_OP_READ && op_kind < VRB_OP_DOT) || op_kind == VRB_OP_FILL;
+    }
+#elif defined(FAULT_OVERCLAIMS)
+    // A lie: run() does only the stream family and FILL.
+    bool supports(uint32_t, uint32_t, uint32_t)
+    {
+        return true;
+    }
+#endif
+
+    void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
+    {
         fault_in_run();
-        vrb::plugin::check_operation(*op, [](vrb_buffer *b) { return b->bytes; });
-        const uint64_t lanes = op->count * (op->element_bytes / 4);
-        uint32_t *d = op->dst.buffer ? op->dst.buffer->lanes.data() + op->dst.offset / 4 : nullptr;
-        const uint32_t *a = op->src1.buffer ? op->src1.buffer->lanes.data() + op->src1.offset / 4 : nullptr;
-        const uint32_t *b = op->src2.buffer ? op->src2.buffer->lanes.data() + op->src2.offset / 4 : nullptr;
-        for (uint32_t r = 0; r < repetitions; ++r) {
+        const bool stream = op.kind >= VRB_OP_READ && op.kind <= VRB_OP_DOT;
+        if (!stream && op.kind != VRB_OP_FILL) fail(VRB_ERROR_UNSUPPORTED, "faulty runs only the stream operations");
+#ifdef FAULT_DECLINES_DOT
+        if (op.kind == VRB_OP_DOT) fail(VRB_ERROR_UNSUPPORTED, "faulty runs no dot");
+#endif
+        const uint64_t lanes = op.count * (op.element_bytes / 4);
+        uint32_t *d = lanes_of(op.dst);
+        const uint32_t *a = lanes_of(op.src1);
+        const uint32_t *b = lanes_of(op.src2);
+        for (double &s : seconds) {
             const auto start = std::chrono::steady_clock::now();
             uint64_t sum = 0;
             for (uint64_t i = 0; i < lanes; ++i) {
-                switch (op->kind) {
-                case VRB_OP_FILL: d[i] = vrb_pattern(op->pattern, i, op->seed); break;
-                case VRB_OP_WRITE: d[i] = vrb_pattern_random(i, op->seed); break;
+                switch (op.kind) {
+                case VRB_OP_FILL: d[i] = vrb_pattern(op.pattern, i, op.seed); break;
+                case VRB_OP_WRITE: d[i] = vrb_pattern_random(i, op.seed); break;
                 case VRB_OP_READ: sum += a[i]; break;
 #ifdef FAULT_WRONG_LANE
                 case VRB_OP_COPY: d[i] = i == 3 ? a[i] ^ 1u : a[i]; break;
 #else
                 case VRB_OP_COPY: d[i] = a[i]; break;
 #endif
-                case VRB_OP_SCALE: d[i] = op->scalar * a[i]; break;
+                case VRB_OP_SCALE: d[i] = op.scalar * a[i]; break;
                 case VRB_OP_ADD: d[i] = a[i] + b[i]; break;
-                case VRB_OP_TRIAD: d[i] = a[i] + op->scalar * b[i]; break;
-                case VRB_OP_DOT: sum += static_cast<uint32_t>(a[i] * b[i]); break;
-                default: fail(VRB_ERROR_UNSUPPORTED, "faulty runs only the stream operations");
+                case VRB_OP_TRIAD: d[i] = a[i] + op.scalar * b[i]; break;
+                default: sum += static_cast<uint32_t>(a[i] * b[i]); break; // DOT
                 }
             }
-            seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() + 1e-9;
-            out->checksum = sum;
+            s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() + 1e-9;
+            out.checksum = sum;
         }
-        out->timer = VRB_TIMER_HOST_MONOTONIC;
-    });
-}
-
-const vrb_plugin_table table = {
-    sizeof(vrb_plugin_table),
-    VRB_ABI_VERSION,
-    "faulty",
-    "a backend that fails on purpose",
-    "0",
-    last_error,
-    init,
-    shutdown,
-    device_count,
-    device_describe,
-    device_open,
-    device_close,
-    memory_kind_count,
-    memory_kind_describe,
-    buffer_alloc,
-    buffer_free,
-    buffer_upload,
-    buffer_download,
-    run,
-    nullptr,
-    nullptr,
+        out.timer = VRB_TIMER_HOST_MONOTONIC;
+    }
 };
+
+class FaultyContext {
+  public:
+    explicit FaultyContext(const vrb_host_table *)
+    {
+#if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
+        start_helper();
+#endif
+#if defined(FAULT_CRASH_INIT) || defined(FAULT_FORK_CRASH_INIT)
+        crash();
+#endif
+    }
+
+    uint32_t device_count()
+    {
+#ifdef FAULT_ABORT_COUNT
+        std::abort();
+#endif
+        return 1;
+    }
+
+    void describe(uint32_t, vrb_device_info &info)
+    {
+        vrb::plugin::copy_string(info.name, "faulty device");
+        vrb::plugin::copy_string(info.api, "faulty");
+        info.type = VRB_DEVICE_OTHER;
+#if defined(FAULT_SUSPECT)
+        info.known |= VRB_KNOWN_MEMORY_CLOCK | VRB_KNOWN_BUS_WIDTH;
+        info.memory_clock_khz = 1000; // 1 MHz, 8 bits: 2 x 1e6 x 8 / 8 B/s = 0.002 GB/s
+        info.memory_bus_width_bits = 8;
+#endif
+    }
+
+    std::unique_ptr<FaultyDevice> open(uint32_t)
+    {
+        return std::make_unique<FaultyDevice>();
+    }
+};
+
+const vrb_plugin_table table = vrb::plugin::make_table<FaultyContext, FaultyDevice, FaultyBuffer>(
+    {"faulty", "a backend that fails on purpose", "0"});
 
 } // namespace
 

@@ -24,70 +24,27 @@
 //   MOCK_NULL_INIT       init answers VRB_OK without a context
 //   MOCK_NULL_OPEN       device_open answers VRB_OK without a device
 //   MOCK_NULL_ALLOC      buffer_alloc answers VRB_OK without a buffer
-#include <vrambench/plugin_support.hpp>
+//
+// The backend is three classes made into a table by make_table(), as every module's
+// is. What make_table() would never produce is written by hand on top of its table:
+// the entry's answers (wrong major, refusal, no table, no entry), a short struct_size,
+// and the slots that answer VRB_OK with nothing (NULL_INIT, NULL_OPEN, NULL_ALLOC).
+#include <vrambench/plugin_table.hpp>
 
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-using vrb::plugin::set_error;
-
-struct vrb_context {
-    int unused;
-};
-struct vrb_device {
-    int unused;
-};
-struct vrb_buffer {
-    int unused;
-};
+#include <memory>
 
 namespace {
 
-[[maybe_unused]] vrb_context the_context{};
-[[maybe_unused]] vrb_device the_device{};
+using vrb::plugin::fail;
 
-const char *last_error()
-{
-    return vrb::plugin::last_error();
-}
-
-vrb_status init(const vrb_host_table *, vrb_context **out)
-{
-#if defined(MOCK_INIT_FAILS)
-    (void)out;
-    return set_error(VRB_ERROR_DEVICE, "mock init failed on purpose");
-#elif defined(MOCK_UNAVAILABLE)
-    (void)out;
-    return set_error(VRB_ERROR_UNAVAILABLE, "mock driver is not installed");
-#elif defined(MOCK_NULL_INIT)
-    (void)out;
-    return VRB_OK;
-#else
-#if defined(MOCK_LEAKS)
-    // volatile: the compiler may not drop an allocation whose pointer is only stored.
-    // A MiB, so the conformance kit's leak check sees it past what driver stacks grow by.
-    void *volatile lost = std::malloc(1u << 20);
-    std::memset(lost, 0x5a, 1u << 20);
-    lost = nullptr;
+#if defined(MOCK_SMALL_MEMORY)
+constexpr uint64_t memory_bytes = 64ull << 20;
+uint64_t memory_used = 0;
 #endif
-    *out = &the_context;
-    return VRB_OK;
-#endif
-}
-
-void shutdown(vrb_context *) {}
-
-vrb_status device_count(vrb_context *, uint32_t *out)
-{
-#if defined(MOCK_MANY_DEVICES)
-    *out = 4294967295u;
-#else
-    *out = 1;
-#endif
-    return VRB_OK;
-}
 
 #if defined(MOCK_LONG_TEXT)
 // Every byte of the field set, no NUL: a reader that takes it for a C string runs on.
@@ -97,198 +54,191 @@ template <std::size_t N> void fill(char (&field)[N], char c)
 }
 #endif
 
-vrb_status device_describe(vrb_context *, uint32_t index, vrb_device_info *out)
-{
-    if (index != 0) return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has one device");
-    vrb::plugin::copy_string(out->name, "mock device");
-    vrb::plugin::copy_string(out->api, "mock");
-    out->type = VRB_DEVICE_OTHER;
-#if defined(MOCK_LONG_TEXT)
-    fill(out->name, 'n');
-    vrb::plugin::copy_string(out->vendor, "mock vendor");
-    fill(out->api, 'a');
-    fill(out->api_version, 'v');
-    fill(out->driver_version, 'd');
-    out->known |= VRB_KNOWN_API_VERSION | VRB_KNOWN_DRIVER_VERSION | VRB_KNOWN_PCI_ADDRESS;
-    fill(out->pci_address, 'p');
-    out->pci_vendor_id = 0x1234; // the field after the address: a reader running on shows it
-    out->cache_count = 1;
-    out->caches[0] = {2, 0, 1u << 20, {}};
-    fill(out->caches[0].kind, 'k');
-    out->property_count = 2;
-    fill(out->properties[0].key, 'K');
-    fill(out->properties[0].value, 'V');
-    vrb::plugin::copy_string(out->properties[1].key, "second");
-    vrb::plugin::copy_string(out->properties[1].value, "property");
-#elif defined(MOCK_MANY_CACHES)
-    out->cache_count = VRB_MAX_CACHES + 1;
-#elif defined(MOCK_MANY_HEAPS)
-    out->heap_count = VRB_MAX_HEAPS + 1;
-#elif defined(MOCK_MANY_PROPERTIES)
-    out->property_count = VRB_MAX_PROPERTIES + 1;
-#endif
-    return VRB_OK;
-}
-
-vrb_status device_open(vrb_context *, uint32_t, vrb_device **out)
-{
-#if defined(MOCK_NULL_OPEN)
-    (void)out;
-#else
-    *out = &the_device;
-#endif
-    return VRB_OK;
-}
-
-void device_close(vrb_device *) {}
-
+class MockBuffer {
+  public:
+    explicit MockBuffer(uint64_t bytes) : bytes_(bytes) {}
 #if defined(MOCK_SMALL_MEMORY)
-constexpr uint64_t kMemoryBytes = 64ull << 20;
-uint64_t memory_used = 0;
-
-vrb_status memory_kind_count(vrb_device *, uint32_t *out)
-{
-    *out = 1;
-    return VRB_OK;
-}
-
-vrb_status memory_kind_describe(vrb_device *, uint32_t kind, vrb_memory_kind_info *out)
-{
-    if (kind != 0) return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has one memory kind");
-    vrb::plugin::copy_string(out->name, "device");
-    out->flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS;
-    out->max_allocation_bytes = kMemoryBytes;
-    return VRB_OK;
-}
-
-vrb_status buffer_alloc(vrb_device *, uint32_t kind, uint64_t bytes, vrb_buffer **out)
-{
-    if (kind != 0) return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has one memory kind");
-    if (bytes == 0 || bytes > kMemoryBytes - memory_used)
-        return set_error(VRB_ERROR_OUT_OF_MEMORY, "mock memory is full");
-    memory_used += bytes;
-    *out = static_cast<vrb_buffer *>(std::calloc(1, sizeof(vrb_buffer) + sizeof(uint64_t)));
-    std::memcpy(reinterpret_cast<char *>(*out) + sizeof(vrb_buffer), &bytes, sizeof bytes);
-    return VRB_OK;
-}
-
-void buffer_free(vrb_buffer *buffer)
-{
-    uint64_t bytes = 0;
-    std::memcpy(&bytes, reinterpret_cast<char *>(buffer) + sizeof(vrb_buffer), sizeof bytes);
-    memory_used -= bytes;
-    std::free(buffer);
-}
-#elif defined(MOCK_LONG_TEXT) || defined(MOCK_MANY_KINDS) || defined(MOCK_NULL_ALLOC)
-vrb_status memory_kind_count(vrb_device *, uint32_t *out)
-{
-#if defined(MOCK_MANY_KINDS)
-    *out = 65;
-#else
-    *out = 1;
+    ~MockBuffer()
+    {
+        memory_used -= bytes_;
+    }
 #endif
-    return VRB_OK;
-}
+    MockBuffer(const MockBuffer &) = delete;
+    MockBuffer &operator=(const MockBuffer &) = delete;
 
-vrb_status memory_kind_describe(vrb_device *, uint32_t, vrb_memory_kind_info *out)
-{
-#if defined(MOCK_LONG_TEXT)
-    fill(out->name, 'm');
-#else
-    vrb::plugin::copy_string(out->name, "device");
-#endif
-    out->flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS;
-    out->heap_index = 7; // the field after the name
-    return VRB_OK;
-}
+    uint64_t size() const
+    {
+        return bytes_;
+    }
+    void upload(uint64_t, const void *, uint64_t)
+    {
+        fail(VRB_ERROR_UNSUPPORTED, "mock buffers hold nothing");
+    }
+    void download(uint64_t, void *, uint64_t)
+    {
+        fail(VRB_ERROR_UNSUPPORTED, "mock buffers hold nothing");
+    }
+    void export_handle(vrb_external_handle &)
+    {
+        fail(VRB_ERROR_UNSUPPORTED, "mock exports nothing");
+    }
 
-vrb_status buffer_alloc(vrb_device *, uint32_t, uint64_t, vrb_buffer **out)
-{
-#if defined(MOCK_NULL_ALLOC)
-    (void)out;
-    return VRB_OK;
-#else
-    (void)out;
-    return set_error(VRB_ERROR_OUT_OF_MEMORY, "mock has no memory");
-#endif
-}
-
-void buffer_free(vrb_buffer *) {}
-#else
-vrb_status memory_kind_count(vrb_device *, uint32_t *out)
-{
-    *out = 0;
-    return VRB_OK;
-}
-
-vrb_status memory_kind_describe(vrb_device *, uint32_t, vrb_memory_kind_info *)
-{
-    return set_error(VRB_ERROR_INVALID_ARGUMENT, "mock has no memory kinds");
-}
-
-vrb_status buffer_alloc(vrb_device *, uint32_t, uint64_t, vrb_buffer **)
-{
-    return set_error(VRB_ERROR_OUT_OF_MEMORY, "mock has no memory");
-}
-
-void buffer_free(vrb_buffer *) {}
-#endif
-
-vrb_status buffer_upload(vrb_buffer *, uint64_t, const void *, uint64_t)
-{
-    return set_error(VRB_ERROR_UNSUPPORTED, "mock buffers hold nothing");
-}
-
-vrb_status buffer_download(vrb_buffer *, uint64_t, void *, uint64_t)
-{
-    return set_error(VRB_ERROR_UNSUPPORTED, "mock buffers hold nothing");
-}
-
-vrb_status run(vrb_device *, const vrb_operation *, uint32_t, double *, vrb_op_output *)
-{
-    return set_error(VRB_ERROR_UNSUPPORTED, "mock runs no operation");
-}
-
-vrb_status buffer_export(vrb_buffer *, vrb_external_handle *)
-{
-    return set_error(VRB_ERROR_UNSUPPORTED, "mock exports nothing");
-}
-
-const vrb_plugin_table table = {
-#if defined(MOCK_SHORT_TABLE)
-    static_cast<uint32_t>(offsetof(vrb_plugin_table, run) + sizeof(void *)),
-#else
-    sizeof(vrb_plugin_table),
-#endif
-    VRB_ABI_VERSION,
-#if defined(MOCK_BAD_NAME)
-    "../../evil name",
-#else
-    "mock",
-#endif
-    "a backend that plays one fault",
-    "0",
-    last_error,
-    init,
-    shutdown,
-    device_count,
-    device_describe,
-    device_open,
-    device_close,
-    memory_kind_count,
-    memory_kind_describe,
-    buffer_alloc,
-    buffer_free,
-    buffer_upload,
-    buffer_download,
-    run,
-    buffer_export, // beyond struct_size in the short-table variant: must read as absent
-    nullptr,
-    nullptr,
+  private:
+    uint64_t bytes_;
 };
+
+class MockDevice {
+  public:
+    uint32_t memory_kind_count()
+    {
+#if defined(MOCK_MANY_KINDS)
+        return 65;
+#elif defined(MOCK_SMALL_MEMORY) || defined(MOCK_LONG_TEXT) || defined(MOCK_NULL_ALLOC)
+        return 1;
+#else
+        return 0;
+#endif
+    }
+
+    void describe(uint32_t, vrb_memory_kind_info &info)
+    {
+#if defined(MOCK_LONG_TEXT)
+        fill(info.name, 'm');
+#else
+        vrb::plugin::copy_string(info.name, "device");
+#endif
+        info.flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS;
+#if defined(MOCK_SMALL_MEMORY)
+        info.max_allocation_bytes = memory_bytes;
+#else
+        info.heap_index = 7; // the field after the name
+#endif
+    }
+
+    std::unique_ptr<MockBuffer> alloc(uint32_t, uint64_t bytes)
+    {
+#if defined(MOCK_SMALL_MEMORY)
+        if (bytes > memory_bytes - memory_used) fail(VRB_ERROR_OUT_OF_MEMORY, "mock memory is full");
+        memory_used += bytes;
+        return std::make_unique<MockBuffer>(bytes);
+#else
+        (void)bytes;
+        fail(VRB_ERROR_OUT_OF_MEMORY, "mock has no memory");
+#endif
+    }
+
+    void run(const vrb_operation &, std::span<double>, vrb_op_output &)
+    {
+        fail(VRB_ERROR_UNSUPPORTED, "mock runs no operation");
+    }
+};
+
+class MockContext {
+  public:
+    explicit MockContext(const vrb_host_table *)
+    {
+#if defined(MOCK_INIT_FAILS)
+        fail(VRB_ERROR_DEVICE, "mock init failed on purpose");
+#elif defined(MOCK_UNAVAILABLE)
+        fail(VRB_ERROR_UNAVAILABLE, "mock driver is not installed");
+#elif defined(MOCK_LEAKS)
+        // volatile: the compiler may not drop an allocation whose pointer is only stored.
+        // A MiB, so the conformance kit's leak check sees it past what driver stacks grow by.
+        void *volatile lost = std::malloc(1u << 20);
+        std::memset(lost, 0x5a, 1u << 20);
+        lost = nullptr;
+#endif
+    }
+
+    uint32_t device_count()
+    {
+#if defined(MOCK_MANY_DEVICES)
+        return 4294967295u;
+#else
+        return 1;
+#endif
+    }
+
+    void describe(uint32_t, vrb_device_info &info)
+    {
+        vrb::plugin::copy_string(info.name, "mock device");
+        vrb::plugin::copy_string(info.api, "mock");
+        info.type = VRB_DEVICE_OTHER;
+#if defined(MOCK_LONG_TEXT)
+        fill(info.name, 'n');
+        vrb::plugin::copy_string(info.vendor, "mock vendor");
+        fill(info.api, 'a');
+        fill(info.api_version, 'v');
+        fill(info.driver_version, 'd');
+        info.known |= VRB_KNOWN_API_VERSION | VRB_KNOWN_DRIVER_VERSION | VRB_KNOWN_PCI_ADDRESS;
+        fill(info.pci_address, 'p');
+        info.pci_vendor_id = 0x1234; // the field after the address: a reader running on shows it
+        info.cache_count = 1;
+        info.caches[0] = {2, 0, 1u << 20, {}};
+        fill(info.caches[0].kind, 'k');
+        info.property_count = 2;
+        fill(info.properties[0].key, 'K');
+        fill(info.properties[0].value, 'V');
+        vrb::plugin::copy_string(info.properties[1].key, "second");
+        vrb::plugin::copy_string(info.properties[1].value, "property");
+#elif defined(MOCK_MANY_CACHES)
+        info.cache_count = VRB_MAX_CACHES + 1;
+#elif defined(MOCK_MANY_HEAPS)
+        info.heap_count = VRB_MAX_HEAPS + 1;
+#elif defined(MOCK_MANY_PROPERTIES)
+        info.property_count = VRB_MAX_PROPERTIES + 1;
+#endif
+    }
+
+    std::unique_ptr<MockDevice> open(uint32_t)
+    {
+        return std::make_unique<MockDevice>();
+    }
+};
+
+// The slots that answer VRB_OK and hand back nothing: a broken module the host must
+// refuse by name. make_table() refuses to produce them, so they are written here.
+[[maybe_unused]] vrb_status init_without_context(const vrb_host_table *, vrb_context **)
+{
+    return VRB_OK;
+}
+[[maybe_unused]] vrb_status open_without_device(vrb_context *, uint32_t, vrb_device **)
+{
+    return VRB_OK;
+}
+[[maybe_unused]] vrb_status alloc_without_buffer(vrb_device *, uint32_t, uint64_t, vrb_buffer **)
+{
+    return VRB_OK;
+}
+
+constexpr vrb_plugin_table mock_table()
+{
+#if defined(MOCK_BAD_NAME)
+    const char *name = "../../evil name";
+#else
+    const char *name = "mock";
+#endif
+    vrb_plugin_table table =
+        vrb::plugin::make_table<MockContext, MockDevice, MockBuffer>({name, "a backend that plays one fault", "0"});
+#if defined(MOCK_SHORT_TABLE)
+    // An ABI 1.0 table, through run: buffer_export is set but past the end, and must
+    // read as absent.
+    table.struct_size = static_cast<uint32_t>(offsetof(vrb_plugin_table, run) + sizeof(void *));
+#elif defined(MOCK_NULL_INIT)
+    table.init = init_without_context;
+#elif defined(MOCK_NULL_OPEN)
+    table.device_open = open_without_device;
+#elif defined(MOCK_NULL_ALLOC)
+    table.buffer_alloc = alloc_without_buffer;
+#endif
+    return table;
+}
+
+constexpr vrb_plugin_table table = mock_table();
 
 } // namespace
 
+// The entry by hand, not VRB_DEFINE_PLUGIN_ENTRY: its faults are in the negotiation itself.
 #if !defined(MOCK_NO_ENTRY)
 extern "C" VRB_EXPORT vrb_status vrb_plugin_entry(vrb_negotiation *negotiation)
 {

@@ -45,6 +45,8 @@ TEST(PluginCheck, PassesTheHostModuleAndNamesTheModuleItsDeviceAndEveryCheck)
                               "ops.bad-arguments", "module.open-close-cycles"})
         EXPECT_TRUE(contains(r.out, std::string("PASS  ") + check)) << check << "\n" << r.out;
     EXPECT_TRUE(contains(r.out, "\nPASSED: ")) << r.out;
+    // The last line alone says which module and device passed.
+    EXPECT_TRUE(contains(r.out, " checks of vrambench-host.so (backend host) on 1 device: host:0\n")) << r.out;
     EXPECT_TRUE(contains(r.err, "passed every check")) << r.err;
 }
 

@@ -92,6 +92,7 @@ TEST(PluginTable, FillsEverySlotFromTheClassesAndLeavesAbsentOptionalSlotsNull)
     EXPECT_EQ(table.buffer_export, nullptr);
     EXPECT_EQ(table.buffer_import, nullptr);
     EXPECT_EQ(table.buffer_alloc_exportable, nullptr);
+    EXPECT_EQ(table.op_supported, nullptr);
 }
 
 TEST(PluginTable, RefusesNullOutPointersAndHandlesWithAMessage)
@@ -210,6 +211,85 @@ TEST(PluginTable, NeverLetsAnExceptionCrossTheBoundary)
     EXPECT_EQ(table.run(o.dev, &op, 1, seconds, &out), VRB_ERROR_INTERNAL);
     EXPECT_STREQ(table.last_error(), "a plain exception");
     table.buffer_free(buffer);
+}
+
+// A device that says what it offers: READ on any width, COPY only at 16 bytes, and
+// only on its first kind; every question it is asked is counted.
+struct ChoosyDevice : FakeDevice {
+    int asked = 0;
+    uint32_t memory_kind_count() { return 2; }
+    bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind)
+    {
+        ++asked;
+        if (memory_kind != 0) return false;
+        return op_kind == VRB_OP_READ || (op_kind == VRB_OP_COPY && element_bytes == 16);
+    }
+};
+
+struct ChoosyContext : FakeContext {
+    using FakeContext::FakeContext;
+    std::unique_ptr<ChoosyDevice> open(uint32_t) { return std::make_unique<ChoosyDevice>(); }
+};
+
+const vrb_plugin_table choosy =
+    vrb::plugin::make_table<ChoosyContext, ChoosyDevice, FakeBuffer>({"choosy", "says what it offers", "1.0"});
+
+struct OpenedChoosy {
+    vrb_context *ctx = nullptr;
+    vrb_device *dev = nullptr;
+    OpenedChoosy()
+    {
+        EXPECT_EQ(choosy.init(nullptr, &ctx), VRB_OK);
+        EXPECT_EQ(choosy.device_open(ctx, 0, &dev), VRB_OK);
+    }
+    ~OpenedChoosy()
+    {
+        choosy.device_close(dev);
+        choosy.shutdown(ctx);
+    }
+    ChoosyDevice &device() { return *reinterpret_cast<ChoosyDevice *>(dev); }
+    uint32_t ask(uint32_t op_kind, uint32_t width, uint32_t kind, vrb_status want = VRB_OK)
+    {
+        uint32_t out = 7;
+        EXPECT_EQ(choosy.op_supported(dev, op_kind, width, kind, &out), want) << choosy.last_error();
+        return out;
+    }
+};
+
+TEST(PluginTable, FillsTheCapabilitySlotWhenTheDeviceSaysWhatItSupports)
+{
+    ASSERT_NE(choosy.op_supported, nullptr);
+    OpenedChoosy o;
+    EXPECT_EQ(o.ask(VRB_OP_READ, 4, 0), 1u);
+    EXPECT_EQ(o.ask(VRB_OP_COPY, 16, 0), 1u);
+    EXPECT_EQ(o.ask(VRB_OP_COPY, 8, 0), 0u);
+    EXPECT_EQ(o.ask(VRB_OP_READ, 4, 1), 0u);
+    EXPECT_EQ(o.device().asked, 4);
+}
+
+TEST(PluginTable, AnswersAnUnknownOperationKindAsUnsupportedWithoutAskingTheBackend)
+{
+    OpenedChoosy o;
+    EXPECT_EQ(o.ask(0, 4, 0), 0u);
+    EXPECT_EQ(o.ask(VRB_OP_CHECK + 1, 4, 0), 0u);
+    EXPECT_EQ(o.ask(0xffffffffu, 4, 0), 0u);
+    EXPECT_EQ(o.device().asked, 0);
+}
+
+TEST(PluginTable, RefusesACapabilityQuestionWithABadKindWidthOrPointer)
+{
+    OpenedChoosy o;
+    EXPECT_EQ(o.ask(VRB_OP_READ, 4, 2, VRB_ERROR_INVALID_ARGUMENT), 0u);
+    EXPECT_STREQ(choosy.last_error(), "memory kind 2 is out of range: 2 kind(s)");
+    EXPECT_EQ(o.ask(VRB_OP_READ, 3, 0, VRB_ERROR_INVALID_ARGUMENT), 0u);
+    EXPECT_STREQ(choosy.last_error(), "element_bytes must be 4, 8 or 16, not 3");
+    EXPECT_EQ(choosy.op_supported(o.dev, VRB_OP_READ, 4, 0, nullptr), VRB_ERROR_INVALID_ARGUMENT);
+    uint32_t out = 0;
+    EXPECT_EQ(choosy.op_supported(nullptr, VRB_OP_READ, 4, 0, &out), VRB_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(o.device().asked, 0);
+    // TRANSFER moves bytes: its width is not a lane width and is not looked at.
+    EXPECT_EQ(o.ask(VRB_OP_TRANSFER, 1, 0), 0u);
+    EXPECT_EQ(o.device().asked, 1);
 }
 
 } // namespace

@@ -87,6 +87,33 @@ TEST(GoldenOutput, TheRunTableReadsInThePeoplesUnits)
     EXPECT_EQ(text, golden("table.txt")) << text;
 }
 
+TEST(GoldenOutput, AFailedVerificationShowsWhatRanAndTheFirstWrongLane)
+{
+    std::string text = vrb::table_header();
+    auto copy = result("bandwidth.stream", "bandwidth", "GB/s", 812.25,
+                       {{"operation", "copy"},
+                        {"element_bytes", 8},
+                        {"elements", 4194304},
+                        {"array_bytes", 33554432},
+                        {"memory_kind", "device"}});
+    copy.status = vrb::ProbeResult::Status::verification_failed;
+    copy.verification = {vrb::Verification::Status::failed,
+                         "1 of 8388608 lanes wrong; first at byte 0xc: 0x5a5a5a5b, expected 0x5a5a5a5a"};
+    text += vrb::table_row(copy);
+    auto pattern = result("integrity.pattern", "count", "1", 1, {{"operation", "random"}, {"array_bytes", 33554432}});
+    pattern.status = vrb::ProbeResult::Status::verification_failed;
+    pattern.verification = {vrb::Verification::Status::failed,
+                            "1 of 8388608 lanes read back wrong; the first at byte 0x100000"};
+    pattern.extra = {{"first_addresses",
+                      {{{"byte", 1048576},
+                        {"byte_hex", "0x100000"},
+                        {"expected", "0x12345678"},
+                        {"actual", "0x13345678"},
+                        {"flipped_bits", "0x01000000"}}}}};
+    text += vrb::table_row(pattern);
+    EXPECT_EQ(text, golden("verification_failed.txt")) << text;
+}
+
 TEST(GoldenOutput, InfoDescribesADeviceInWordsNotJson)
 {
     const auto device = nlohmann::json::parse(golden("device.json"));

@@ -303,6 +303,20 @@ Device::RunOutput Device::run(const vrb_operation &op, uint32_t repetitions)
     return out;
 }
 
+std::optional<bool> Device::supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind) const
+{
+    const auto slot = module_->slot(&vrb_plugin_table::op_supported);
+    if (!slot) return std::nullopt;
+    uint32_t answer = 0;
+    module_->check(slot(handle_, op_kind, element_bytes, kind, &answer), "op_supported");
+    if (answer > 1)
+        throw BackendError(VRB_ERROR_INTERNAL,
+                           fmt::format("{} op_supported answered {}, neither 1 (supported) nor 0: refused as a "
+                                       "broken module",
+                                       module_->name(), answer));
+    return answer == 1;
+}
+
 // ---------------------------------------------------------------- Buffer
 
 Buffer::Buffer(std::shared_ptr<Module> module, vrb_buffer *handle, uint64_t bytes, uint32_t kind)

@@ -4,10 +4,11 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "offered.hpp"
 #include "probe_plans.hpp"
 
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/operation.hpp>
 
 #include <fmt/format.h>
@@ -58,6 +59,13 @@ class ChaseProbe final : public Probe {
             kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | (is_cpu ? 0 : VRB_MEMORY_DEVICE_LOCAL));
         } catch (const RunError &) {
             kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS);
+        }
+        if (ProbeResult declined = make_result(ctx, id()); !offered(ctx, declined, VRB_OP_CHASE, 4, kind)) {
+            declined.parameters = {{"operation", "chase"},
+                                   {"element_bytes", 4},
+                                   {"memory_kind", module_string(ctx.record.kinds.at(kind).name)}};
+            ctx.emit(std::move(declined));
+            return;
         }
         auto chain = ctx.device.acquire(kind, sizes.back());
         const auto &info = ctx.record.info;

@@ -3,12 +3,13 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "offered.hpp"
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
@@ -80,6 +81,10 @@ class GatherProbe final : public Probe {
                             {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "a quarter")},
                             {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(VRB_OP_GATHER));
+            if (!offered(ctx, r, VRB_OP_GATHER, width, kind)) {
+                ctx.emit(std::move(r));
+                continue;
+            }
             try {
                 std::vector<uint32_t> indices(n);
                 if (std::string_view(order) == "random")

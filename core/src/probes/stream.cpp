@@ -1,13 +1,14 @@
 // bandwidth.stream: the STREAM family (read, write, copy, scale, add, triad, dot) at a
 // size well past the last-level cache, every result verified on the host.
 #include "curve.hpp"
+#include "offered.hpp"
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/measurement/measure.hpp>
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
@@ -73,6 +74,10 @@ class StreamProbe final : public Probe {
                                 {"repetitions", plan.reps},  {"size_rule", plan.size_rule}};
                 const Traffic traffic = bytes_moved(kind_op, width, op.count);
                 r.byte_counting = std::string(counting_rule(kind_op));
+                if (!offered(ctx, r, kind_op, width, kind)) {
+                    ctx.emit(std::move(r));
+                    continue;
+                }
                 try {
                     const Timing timing = time_operation(ctx.device, op, plan.warmups, plan.reps);
                     set_bandwidth(r, timing, traffic.total(), ctx, traffic.total()); // each byte once a run

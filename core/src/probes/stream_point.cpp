@@ -1,4 +1,5 @@
 #include "stream_point.hpp"
+#include "offered.hpp"
 
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/operation.hpp>
@@ -15,6 +16,8 @@ ProbeResult measure_stream_point(const ProbeContext &ctx, std::string_view probe
     const uint64_t count = p.bytes / p.element_bytes;
     const uint64_t lanes = count * p.element_bytes / 4;
     r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(p.kind));
+    const Buffer &operand = p.src ? *p.src : *p.dst;
+    if (!offered(ctx, r, p.kind, p.element_bytes, operand.kind())) return r;
     try {
         // A destination that already held the answer would verify a copy that never ran.
         if (p.kind == VRB_OP_COPY) fill_random(ctx.device, *p.dst, lanes * 4, p.write_seed, p.offset);

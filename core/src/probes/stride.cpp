@@ -3,11 +3,12 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "offered.hpp"
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
@@ -40,6 +41,13 @@ class StrideProbe final : public Probe {
         const uint64_t elements = bytes / width;
         for (uint64_t s : strides)
             check_stride(s, elements);
+        if (ProbeResult declined = make_result(ctx, id()); !offered(ctx, declined, VRB_OP_STRIDED_READ, width, kind)) {
+            declined.parameters = {{"operation", "strided-read"},
+                                   {"element_bytes", width},
+                                   {"memory_kind", module_string(ctx.record.kinds.at(kind).name)}};
+            ctx.emit(std::move(declined));
+            return;
+        }
         auto src = ctx.device.acquire(kind, bytes);
         fill_random(ctx.device, *src, bytes, seed);
 

@@ -1,7 +1,7 @@
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/results/readable.hpp>
 #include <vrambench/core/results/report.hpp>
 #include <vrambench/core/run/runner.hpp>
-#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -85,6 +85,34 @@ std::string curve_text(const nlohmann::json &curve, const ReadableScale &scale)
     return out + "\n";
 }
 
+// What a failed verification ran and what came back wrong, on its own line under the
+// row: the operation, width, memory kind and count from the parameters, then the
+// detail (count wrong, first wrong lane, expected and actual) as the result JSON has it.
+std::string verification_text(const ProbeResult &r)
+{
+    const nlohmann::json &p = r.parameters;
+    std::string what = p.contains("operation") && p["operation"].is_string() ? p["operation"].get<std::string>() : "";
+    if (p.contains("element_bytes") && p["element_bytes"].is_number_integer())
+        what += fmt::format(" at {} bytes", p["element_bytes"].get<uint64_t>());
+    if (p.contains("memory_kind") && p["memory_kind"].is_string()) what += " on " + p["memory_kind"].get<std::string>();
+    if (p.contains("elements") && p["elements"].is_number_integer())
+        what += fmt::format(", {} elements", p["elements"].get<uint64_t>());
+    else if (p.contains("array_bytes") && p["array_bytes"].is_number_integer())
+        what += ", " + format_size(p["array_bytes"].get<uint64_t>());
+    std::string detail = r.verification.detail;
+    // The integrity probe's detail names the first wrong byte; its values are in extra.
+    if (r.extra.is_object() && r.extra.contains("first_addresses") && r.extra["first_addresses"].is_array() &&
+        !r.extra["first_addresses"].empty()) {
+        const nlohmann::json &first = r.extra["first_addresses"][0];
+        if (first.contains("expected") && first.contains("actual") && first["actual"].is_string() &&
+            first["expected"].is_string() && detail.find(first["actual"].get<std::string>()) == std::string::npos)
+            detail += fmt::format(": {}, expected {}", first["actual"].get<std::string>(),
+                                  first["expected"].get<std::string>());
+    }
+    if (what.empty()) return fmt::format("    verification failed: {}\n", detail);
+    return fmt::format("    verification failed: {}: {}\n", what, detail);
+}
+
 } // namespace
 
 std::string table_header()
@@ -104,6 +132,7 @@ std::string table_row(const ProbeResult &r)
     std::string row =
         fmt::format("{:<22} {:<10} {:<28} {:>11} {:>8} {:>7} {:<10} {}\n", r.probe, r.device,
                     parameter_text(r.parameters), value, scale.unit, cv, to_string(r.verification.status), status);
+    if (r.verification.status == Verification::Status::failed) row += verification_text(r);
     if (r.extra.is_object() && r.extra.contains("curve")) row += curve_text(r.extra["curve"], scale);
     return row;
 }

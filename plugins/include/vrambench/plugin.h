@@ -1,5 +1,5 @@
 /*
- * vrambench plugin ABI, version 1.2 (docs/plugin-abi.md lists the changes of each version).
+ * vrambench plugin ABI, version 1.3 (docs/plugin-abi.md lists the changes of each version).
  *
  * The stable C boundary between the vrambench core and a backend module
  * (vrambench-host, -vulkan, -cuda, -hip, -opencl, or a vendor's own).
@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define VRB_ABI_VERSION_MAJOR 1u
-#define VRB_ABI_VERSION_MINOR 2u
+#define VRB_ABI_VERSION_MINOR 3u
 #define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
@@ -397,6 +397,18 @@ typedef struct vrb_plugin_table {
      * driver cannot export that kind or size of memory. */
     vrb_status (*buffer_alloc_exportable)(vrb_device *device, uint32_t kind, uint64_t bytes, uint32_t handle_type,
                                           vrb_buffer **out);
+
+    /*
+     * Since 1.3, optional: whether run() can do `op_kind` (vrb_op_kind) at
+     * `element_bytes` on buffers of memory kind `memory_kind`, asked before any buffer
+     * exists. *out = 1 when run() will do it, 0 when run() would answer
+     * VRB_ERROR_UNSUPPORTED. An op kind this module does not know is 0; a kind index
+     * out of range, or a width run() would refuse as invalid (not 4, 8 or 16; TRANSFER's
+     * width is not looked at), is VRB_ERROR_INVALID_ARGUMENT. Absent (NULL, or past the
+     * table of a 1.2 module): the host learns it by running, from VRB_ERROR_UNSUPPORTED.
+     */
+    vrb_status (*op_supported)(vrb_device *device, uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind,
+                               uint32_t *out);
 } vrb_plugin_table;
 
 /* In and out of the entry point. */

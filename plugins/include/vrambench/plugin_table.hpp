@@ -24,6 +24,11 @@
 //         duration the backend writes must be finite and positive (else VRB_ERROR_TIMER)
 //     optional: std::unique_ptr<Buffer> import_buffer(const vrb_external_handle &, uint32_t kind)
 //     optional: std::unique_ptr<Buffer> alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t type)
+//     optional: bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind)
+//         whether run() does that operation at that width on buffers of that kind (the
+//         op_supported slot of ABI 1.3); asked only with a kind in range, an op kind of
+//         the vocabulary and a width run() accepts. run() must agree: what it says is
+//         not supported, run() answers VRB_ERROR_UNSUPPORTED (the conformance kit checks)
 //
 //   Buffer                                    memory of one kind on one device
 //     uint64_t size() const
@@ -45,6 +50,7 @@
 #include <vrambench/plugin_support.hpp>
 
 #include <cmath>
+#include <concepts>
 #include <memory>
 #include <span>
 #include <string>
@@ -70,6 +76,20 @@ concept CanAllocExportable = requires(Device &d, uint32_t kind, uint64_t bytes, 
 {
     d.alloc_exportable(kind, bytes, type);
 };
+
+template <typename Device>
+concept CanSayWhatItSupports = requires(Device &d, uint32_t op_kind, uint32_t element_bytes, uint32_t kind)
+{
+    {
+        d.supports(op_kind, element_bytes, kind)
+        } -> std::convertible_to<bool>;
+};
+
+// The operation kinds of the vocabulary (plugin.h): anything else no backend offers.
+constexpr bool known_op_kind(uint32_t op_kind) noexcept
+{
+    return op_kind >= VRB_OP_READ && op_kind <= VRB_OP_CHECK;
+}
 
 template <typename Buffer>
 concept CanExport = requires(Buffer &b, vrb_external_handle &h)
@@ -274,6 +294,25 @@ template <typename Context, typename Device, typename Buffer> struct TableOf {
         });
     }
 
+    // The question is answered as run() would: a kind out of range or a width run()
+    // refuses is an invalid argument, an op kind outside the vocabulary is not offered,
+    // and only then is the backend asked.
+    static vrb_status op_supported(vrb_device *dev, uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind,
+                                   uint32_t *out)
+    {
+        return guard([&] {
+            table_detail::need(out, "op_supported's out");
+            *out = 0;
+            Device &d = device(dev);
+            checked_kind(d, memory_kind);
+            if (!table_detail::known_op_kind(op_kind)) return;
+            if (op_kind != VRB_OP_TRANSFER && element_bytes != 4 && element_bytes != 8 && element_bytes != 16)
+                fail(VRB_ERROR_INVALID_ARGUMENT,
+                     "element_bytes must be 4, 8 or 16, not " + std::to_string(element_bytes));
+            *out = d.supports(op_kind, element_bytes, memory_kind) ? 1u : 0u;
+        });
+    }
+
     static vrb_status buffer_export(vrb_buffer *buf, vrb_external_handle *out)
     {
         return guard([&] {
@@ -339,6 +378,7 @@ constexpr vrb_plugin_table make_table(const ModuleIdentity &identity) noexcept
     if constexpr (table_detail::CanExport<Buffer>) table.buffer_export = T::buffer_export;
     if constexpr (table_detail::CanImport<Device>) table.buffer_import = T::buffer_import;
     if constexpr (table_detail::CanAllocExportable<Device>) table.buffer_alloc_exportable = T::buffer_alloc_exportable;
+    if constexpr (table_detail::CanSayWhatItSupports<Device>) table.op_supported = T::op_supported;
     return table;
 }
 

@@ -5,13 +5,14 @@
 // own message; nothing of the C boundary leaks past this header.
 #pragma once
 
-#include <vrambench/core/measurement/buffer_pool.hpp>
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/measurement/buffer_pool.hpp>
 #include <vrambench/plugin.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -112,6 +113,10 @@ class Device {
         vrb_op_output output{};
     };
     RunOutput run(const vrb_operation &op, uint32_t repetitions);
+    // Whether run() does `op_kind` at `element_bytes` on buffers of `kind`, asked of the
+    // module's op_supported slot (ABI 1.3). Nothing when the module has no such slot:
+    // then only running it tells. Throws BackendError when the module refuses the question.
+    std::optional<bool> supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind) const;
 
     const Module &module() const { return *module_; }
     std::shared_ptr<Module> module_ptr() const { return module_; }
