@@ -222,6 +222,7 @@ struct ChoosyDevice : FakeDevice {
     {
         ++asked;
         if (memory_kind != 0) return false;
+        if (op_kind == VRB_OP_TRANSFER) return element_bytes == 1;
         return op_kind == VRB_OP_READ || (op_kind == VRB_OP_COPY && element_bytes == 16);
     }
 };
@@ -288,8 +289,16 @@ TEST(PluginTable, RefusesACapabilityQuestionWithABadKindWidthOrPointer)
     EXPECT_EQ(choosy.op_supported(nullptr, VRB_OP_READ, 4, 0, &out), VRB_ERROR_INVALID_ARGUMENT);
     EXPECT_EQ(o.device().asked, 0);
     // TRANSFER moves bytes: its width is not a lane width and is not looked at.
-    EXPECT_EQ(o.ask(VRB_OP_TRANSFER, 1, 0), 0u);
+    EXPECT_EQ(o.ask(VRB_OP_TRANSFER, 3, 0), 1u);
     EXPECT_EQ(o.device().asked, 1);
+}
+
+TEST(PluginTable, AsksTheBackendAboutATransferAtWidthOneWhateverWidthTheHostNamed)
+{
+    OpenedChoosy o;
+    for (uint32_t width : {1u, 4u, 16u})
+        EXPECT_EQ(o.ask(VRB_OP_TRANSFER, width, 0), 1u) << "asked at width " << width;
+    EXPECT_EQ(o.ask(VRB_OP_TRANSFER, 4, 1), 0u);
 }
 
 } // namespace

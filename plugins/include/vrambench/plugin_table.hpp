@@ -27,7 +27,8 @@
 //     optional: bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind)
 //         whether run() does that operation at that width on buffers of that kind (the
 //         op_supported slot of ABI 1.3); asked only with a kind in range, an op kind of
-//         the vocabulary and a width run() accepts. run() must agree: what it says is
+//         the vocabulary and a width run() accepts (1 for TRANSFER, whatever width the
+//         host named, since a transfer counts bytes). run() must agree: what it says is
 //         not supported, run() answers VRB_ERROR_UNSUPPORTED (the conformance kit checks)
 //
 //   Buffer                                    memory of one kind on one device
@@ -309,6 +310,9 @@ template <typename Context, typename Device, typename Buffer> struct TableOf {
             if (op_kind != VRB_OP_TRANSFER && element_bytes != 4 && element_bytes != 8 && element_bytes != 16)
                 fail(VRB_ERROR_INVALID_ARGUMENT,
                      "element_bytes must be 4, 8 or 16, not " + std::to_string(element_bytes));
+            // A transfer counts bytes: whatever width the caller names, the backend is
+            // asked about 1, as plugin.h writes TRANSFER's element_bytes.
+            if (op_kind == VRB_OP_TRANSFER) element_bytes = 1;
             *out = d.supports(op_kind, element_bytes, memory_kind) ? 1u : 0u;
         });
     }
