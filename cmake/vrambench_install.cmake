@@ -15,6 +15,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/pattern.h
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/plugin_support.hpp
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/plugin_table.hpp
+  ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/segments.hpp
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/external_handle.hpp
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/operation.hpp
   DESTINATION include/vrambench COMPONENT dev)

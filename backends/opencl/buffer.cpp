@@ -109,14 +109,14 @@ void Buffer::upload(uint64_t offset, const void *src, uint64_t bytes)
 {
     cl_command_queue queue = device_->queue(0);
     const auto *from = static_cast<const std::byte *>(src);
-    for (const CopyRegion &r : split_copy(0, bytes, offset, segment_bytes_, bytes)) {
-        const Segment &s = segments_[r.dst.segment];
+    for (const CopyRegion &r : split_copy(0, UINT64_MAX, offset, segment_bytes_, bytes)) {
+        const Segment &s = segments_[r.dst_segment];
         if (s.svm)
-            check(clEnqueueSVMMemcpy(queue, CL_TRUE, s.svm_at(r.dst.offset), from + r.src.offset, r.bytes, 0, nullptr,
+            check(clEnqueueSVMMemcpy(queue, CL_TRUE, s.svm_at(r.dst_offset), from + r.src_offset, r.bytes, 0, nullptr,
                                      nullptr),
                   "clEnqueueSVMMemcpy");
         else
-            check(clEnqueueWriteBuffer(queue, s.mem.get(), CL_TRUE, r.dst.offset, r.bytes, from + r.src.offset, 0,
+            check(clEnqueueWriteBuffer(queue, s.mem.get(), CL_TRUE, r.dst_offset, r.bytes, from + r.src_offset, 0,
                                        nullptr, nullptr),
                   "clEnqueueWriteBuffer");
     }
@@ -126,14 +126,14 @@ void Buffer::download(uint64_t offset, void *dst, uint64_t bytes)
 {
     cl_command_queue queue = device_->queue(0);
     auto *to = static_cast<std::byte *>(dst);
-    for (const CopyRegion &r : split_copy(offset, segment_bytes_, 0, bytes, bytes)) {
-        const Segment &s = segments_[r.src.segment];
+    for (const CopyRegion &r : split_copy(offset, segment_bytes_, 0, UINT64_MAX, bytes)) {
+        const Segment &s = segments_[r.src_segment];
         if (s.svm)
-            check(clEnqueueSVMMemcpy(queue, CL_TRUE, to + r.dst.offset, s.svm_at(r.src.offset), r.bytes, 0, nullptr,
+            check(clEnqueueSVMMemcpy(queue, CL_TRUE, to + r.dst_offset, s.svm_at(r.src_offset), r.bytes, 0, nullptr,
                                      nullptr),
                   "clEnqueueSVMMemcpy");
         else
-            check(clEnqueueReadBuffer(queue, s.mem.get(), CL_TRUE, r.src.offset, r.bytes, to + r.dst.offset, 0, nullptr,
+            check(clEnqueueReadBuffer(queue, s.mem.get(), CL_TRUE, r.src_offset, r.bytes, to + r.dst_offset, 0, nullptr,
                                       nullptr),
                   "clEnqueueReadBuffer");
     }

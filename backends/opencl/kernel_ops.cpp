@@ -59,12 +59,12 @@ void bind_mem(cl_kernel kernel, cl_uint index, cl_mem mem)
 // Pieces of an operation over `walks`; an empty operation is still one launch, so even
 // it has a duration the device measured.
 std::vector<Piece> pieces_of(uint64_t count, uint32_t element_bytes, uint64_t segment_bytes,
-                             const std::vector<Walk> &walks, const std::vector<const Buffer *> &buffers)
+                             const std::vector<Access> &walks, const std::vector<const Buffer *> &buffers)
 {
     if (count > 0) return split_pieces(count, element_bytes, segment_bytes, walks);
     Piece empty;
     for (std::size_t a = 0; a < walks.size(); ++a)
-        empty.place[a] = {std::min<uint64_t>(walks[a].offset / segment_bytes, buffers[a]->segments().size() - 1), 0};
+        empty.access[a] = {std::min<uint64_t>(walks[a].offset / segment_bytes, buffers[a]->segments().size() - 1), 0};
     return {empty};
 }
 
@@ -80,7 +80,7 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     const Shape shape = shape_of(op.kind);
     const uint32_t e = op.element_bytes, lanes = e / 4;
     const vrb_operand *operands[3] = {&op.dst, &op.src1, &op.src2};
-    std::vector<Walk> walks;
+    std::vector<Access> walks;
     std::vector<const Buffer *> buffers;
     int walk_of[3] = {-1, -1, -1};
     for (int role = 0; role < 3; ++role) {
@@ -117,7 +117,7 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
                     bind_mem(kernel, role, result_mem); // never touched by the kernel
                     continue;
                 }
-                const Place &place = piece.place[walk_of[role]];
+                const PieceAccess &place = piece.access[walk_of[role]];
                 buffers[walk_of[role]]->segments()[place.segment].bind(kernel, role);
                 bases[role] = place.offset / e;
             }
@@ -211,7 +211,7 @@ void Device::run_gather_or_chase(const vrb_operation &op, std::span<double> seco
     }
 
     const Buffer &index = buffer_of(op.src2);
-    const std::vector<Walk> walks{{op.src2.offset, 4}};
+    const std::vector<Access> walks{{op.src2.offset, 4}};
     const std::vector<Piece> pieces = pieces_of(op.count, 4, segment_bytes_, walks, {&index});
     cl_kernel kernel = program_->kernel("gather_w" + std::to_string(op.element_bytes / 4));
     std::vector<uint64_t> groups(pieces.size()), slots(pieces.size());
@@ -227,11 +227,11 @@ void Device::run_gather_or_chase(const vrb_operation &op, std::span<double> seco
         std::vector<EventHandle> events;
         for (std::size_t p = 0; p < pieces.size(); ++p) {
             const Piece &piece = pieces[p];
-            index.segments()[piece.place[0].segment].bind(kernel, 0);
+            index.segments()[piece.access[0].segment].bind(kernel, 0);
             bind_mem(kernel, 1, result_mem);
             bind_chain(kernel, 2);
             arg<cl_ulong>(kernel, 10, piece.count);
-            arg<cl_ulong>(kernel, 11, piece.place[0].offset / 4);
+            arg<cl_ulong>(kernel, 11, piece.access[0].offset / 4);
             arg<cl_ulong>(kernel, 12, chain_base);
             arg<cl_ulong>(kernel, 13, chain_limit);
             arg<cl_uint>(kernel, 14, shift);

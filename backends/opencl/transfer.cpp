@@ -46,8 +46,8 @@ void enqueue_copy(cl_command_queue queue, const vrb_operand &from, const vrb_ope
 {
     const Buffer &src = buffer_of(from), &dst = buffer_of(to);
     for (const CopyRegion &r : split_copy(from.offset, src.segment_bytes(), to.offset, dst.segment_bytes(), bytes))
-        events.emplace_back(copy_region(queue, src.segments()[r.src.segment], r.src.offset,
-                                        dst.segments()[r.dst.segment], r.dst.offset, r.bytes));
+        events.emplace_back(copy_region(queue, src.segments()[r.src_segment], r.src_offset,
+                                        dst.segments()[r.dst_segment], r.dst_offset, r.bytes));
 }
 
 } // namespace

@@ -1,12 +1,12 @@
 // How work larger than what Vulkan accepts in one piece is cut: a buffer into segments
-// (each one VkBuffer and one allocation), an operation into pieces that each stay inside
-// one segment of every operand, a piece into dispatches, a copy into regions. Pure
+// (each one VkBuffer and one allocation), a piece of an operation into dispatches; the
+// pieces and copy regions themselves are the SDK's (vrambench/segments.hpp). Pure
 // arithmetic, unit-tested without a device.
 #pragma once
 
-#include <array>
+#include <vrambench/segments.hpp>
+
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace vrb::vulkan {
@@ -18,33 +18,13 @@ uint64_t choose_segment_bytes(uint64_t max_storage_buffer_range, uint64_t max_al
 
 uint64_t segment_count(uint64_t bytes, uint64_t segment_bytes);
 
-// How an operation walks one operand: element i starts `offset + i * step` bytes into
-// the buffer.
-struct Access {
-    uint64_t offset;
-    uint64_t step;
-};
-
-// Where a piece's first element lies in one operand.
-struct PieceAccess {
-    uint64_t segment = 0;
-    uint64_t offset = 0; // bytes from the segment's start
-};
-
-inline constexpr std::size_t kMaxAccesses = 3;
-
-struct Piece {
-    uint64_t first = 0; // element index within the operation
-    uint64_t count = 0;
-    std::array<PieceAccess, kMaxAccesses> access{};
-};
-
-// Cuts elements [0, count) into pieces within which every access stays inside one
-// segment, each at most max_piece_elements long and, per access, spanning at most
-// max_span_bytes from its first element's start to its last element's end.
-std::vector<Piece> split_pieces(uint64_t count, uint32_t element_bytes, uint64_t segment_bytes,
-                                std::span<const Access> accesses, uint64_t max_piece_elements,
-                                uint64_t max_span_bytes = UINT64_MAX);
+// The pieces of an operation and the regions of a copy (vrambench/segments.hpp).
+using plugin::Access;
+using plugin::CopyRegion;
+using plugin::Piece;
+using plugin::PieceAccess;
+using plugin::split_copy;
+using plugin::split_pieces;
 
 // A storage-buffer binding starts at an offset aligned as the device requires; the
 // piece's first element is then `base` elements into it.
@@ -70,17 +50,5 @@ struct Slice {
 };
 
 std::vector<Slice> slice_dispatch(uint64_t count, const DispatchShape &shape);
-
-// One vkCmdCopyBuffer region between two segmented buffers.
-struct CopyRegion {
-    uint64_t src_segment = 0;
-    uint64_t src_offset = 0;
-    uint64_t dst_segment = 0;
-    uint64_t dst_offset = 0;
-    uint64_t bytes = 0;
-};
-
-std::vector<CopyRegion> split_copy(uint64_t src_offset, uint64_t src_segment_bytes, uint64_t dst_offset,
-                                   uint64_t dst_segment_bytes, uint64_t bytes);
 
 } // namespace vrb::vulkan
