@@ -66,7 +66,8 @@ json under_load_sections(const std::vector<Card> &cards)
     json table = make_table({"card", "figure", "alone", "under load", "under load / alone", "ran alongside"});
     std::vector<std::string> labels;
     json alone_points = json::array(), loaded_points = json::array();
-    for (const auto &[_, p] : pairs) {
+    for (const auto &entry : pairs) {
+        const auto &p = entry.second; // a lambda below captures it, which a structured binding cannot be
         if (!p.alone || !p.loaded) continue;
         const auto text = [&](double v) { return fmt::format("{} {}", figure_text(v, 1), p.unit); };
         std::string others;
