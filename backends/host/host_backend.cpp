@@ -120,23 +120,18 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
     }
     case VRB_OP_CHASE: {
         const uint64_t entries = (host_buffer(op.src1.buffer).size() - op.src1.offset) / 4;
-        bool out_of_range = false;
-        pool.run([&](unsigned w, unsigned) {
-            if (w != 0) return; // one thread: every load depends on the one before
-            for (uint32_t p = 0; p < passes; ++p) {
-                uint64_t j = 0;
-                for (uint64_t step = 0; step < op.count; ++step) {
-                    if (j >= entries) {
-                        out_of_range = true;
-                        return;
-                    }
-                    j = a[j];
-                }
-                partial[0] = j;
-                pass_fence();
+        // One thread, the calling one: every load depends on the one before, and waking
+        // the pool's other workers would only add their wake-up (milliseconds on a loaded
+        // machine) to a chain that fits in L1.
+        for (uint32_t p = 0; p < passes; ++p) {
+            uint64_t j = 0;
+            for (uint64_t step = 0; step < op.count; ++step) {
+                if (j >= entries) fail(VRB_ERROR_INVALID_ARGUMENT, "chase index past the end of src1");
+                j = a[j];
             }
-        });
-        if (out_of_range) fail(VRB_ERROR_INVALID_ARGUMENT, "chase index past the end of src1");
+            partial[0] = j;
+            pass_fence();
+        }
         break;
     }
     case VRB_OP_TRANSFER: {
