@@ -51,7 +51,11 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
     const uint64_t lanes = op.count * lanes_per_element;
     // Non-temporal stores pay off once the destination no longer fits in the caches.
     const bool streaming = lanes * 4 >= ctx.last_level_cache() / 2 && lanes * 4 >= (8u << 20);
+    // Each worker's answer is kept in a register through its passes and stored here once:
+    // neighbouring slots share a cache line, and a store per pass would bounce that line
+    // between cores for every pass over an L1-sized share.
     std::vector<uint64_t> partial(pool.size(), 0);
+    std::vector<uint32_t> folded(pool.size(), 0); // where READ's folds go, so none is dropped
     Answer answer;
     // Made once per run, not per pass or per worker: it is the random pattern's only hashing.
     const bool random = op.kind == VRB_OP_WRITE || (op.kind == VRB_OP_FILL && op.pattern == VRB_PATTERN_RANDOM);
@@ -69,30 +73,42 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
             const uint64_t m = r.end - r.begin;
+            uint64_t sum = 0;
+            uint32_t fold = 0;
             for (uint32_t p = 0; p < passes; ++p) {
                 switch (op.kind) {
-                case VRB_OP_READ: partial[w] = k.sum(a + r.begin, m); break;
-                case VRB_OP_DOT: partial[w] = k.dot(a + r.begin, b + r.begin, m); break;
+                case VRB_OP_READ:
+                    // Passes before the last fold, the last one sums (Kernels::fold says why).
+                    if (p + 1 < passes)
+                        fold ^= k.fold(a + r.begin, m);
+                    else
+                        sum = k.sum(a + r.begin, m);
+                    break;
+                case VRB_OP_DOT: sum = k.dot(a + r.begin, b + r.begin, m); break;
                 case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, *block, m, streaming); break;
                 case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming); break;
                 case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
                 case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
                 default: k.triad(dst + r.begin, a + r.begin, b + r.begin, op.scalar, m, streaming); break;
                 }
+                pass_fence();
             }
+            partial[w] = sum;
+            folded[w] = fold;
         });
         break;
     case VRB_OP_STRIDED_READ:
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(op.count, w, n, 1);
+            uint64_t s = 0;
             for (uint32_t p = 0; p < passes; ++p) {
-                uint64_t s = 0;
+                s = 0;
                 for (uint64_t e = r.begin; e < r.end; ++e)
                     for (uint64_t l = 0; l < lanes_per_element; ++l)
                         s += a[e * op.stride * lanes_per_element + l];
-                partial[w] = s;
                 pass_fence();
             }
+            partial[w] = s;
         });
         break;
     case VRB_OP_GATHER: {
@@ -100,8 +116,9 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
         std::atomic<bool> out_of_range{false};
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(op.count, w, n, 1);
+            uint64_t s = 0;
             for (uint32_t p = 0; p < passes; ++p) {
-                uint64_t s = 0;
+                s = 0;
                 for (uint64_t i = r.begin; i < r.end; ++i) {
                     const uint64_t e = b[i];
                     if (e >= elements) {
@@ -111,9 +128,9 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
                     for (uint64_t l = 0; l < lanes_per_element; ++l)
                         s += a[e * lanes_per_element + l];
                 }
-                partial[w] = s;
                 pass_fence();
             }
+            partial[w] = s;
         });
         if (out_of_range) fail(VRB_ERROR_INVALID_ARGUMENT, "gather index past the end of src1");
         break;
@@ -179,7 +196,7 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
         std::vector<Answer> local(pool.size());
         pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
-            Answer &mine = local[w];
+            Answer mine;
             // The expected lanes are made a cache-sized chunk at a time (the random pattern by
             // the vector writer, not a hash per lane) and compared whole; only a chunk that
             // differs is walked lane by lane.
@@ -199,6 +216,7 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
                         if (a[i + j] != expected[j] && mine.mismatches++ == 0) mine.first_mismatch = i + j;
                 }
             }
+            local[w] = mine;
         });
         for (const Answer &l : local) {
             answer.mismatches += l.mismatches;

@@ -12,6 +12,14 @@ RandomBlock::RandomBlock(uint32_t seed)
         lanes[j] = vrb_pattern_block_lane(j % VRB_PATTERN_BLOCK_LANES, seed);
 }
 
+uint32_t fold_portable(const uint32_t *src, uint64_t n)
+{
+    uint32_t x = 0;
+    for (uint64_t i = 0; i < n; ++i)
+        x ^= src[i];
+    return x;
+}
+
 uint64_t sum_portable(const uint32_t *src, uint64_t n)
 {
     PairSums s;
@@ -65,7 +73,7 @@ void random_portable(uint32_t *dst, uint64_t first, const RandomBlock &block, ui
 }
 
 namespace {
-const Kernels portable{sum_portable, dot_portable,   copy_portable,   scale_portable,
+const Kernels portable{sum_portable, fold_portable,  dot_portable,    copy_portable, scale_portable,
                        add_portable, triad_portable, random_portable, "portable"};
 
 } // namespace

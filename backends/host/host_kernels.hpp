@@ -30,6 +30,11 @@ inline uint64_t lane_sum(PairSums s)
 
 struct Kernels {
     uint64_t (*sum)(const uint32_t *src, uint64_t lanes);
+    // Every lane loaded and XORed together: the cheapest use of loaded data a compiler
+    // cannot drop. READ's passes before its last fold (docs/probes.md): the exact sum
+    // costs three vector operations per load, more than a core's ALUs can pair with
+    // its load ports in L1.
+    uint32_t (*fold)(const uint32_t *src, uint64_t lanes);
     uint64_t (*dot)(const uint32_t *a, const uint32_t *b, uint64_t lanes);
     // Stores: streaming = non-temporal (bypass the caches) for arrays past the caches.
     void (*copy)(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming);
@@ -48,6 +53,7 @@ const Kernels &avx2_kernels(); // only on x86-64 CPUs with AVX2
 
 // The portable kernels, also used for the ends of ranges the vector code leaves.
 uint64_t sum_portable(const uint32_t *src, uint64_t lanes);
+uint32_t fold_portable(const uint32_t *src, uint64_t lanes);
 uint64_t dot_portable(const uint32_t *a, const uint32_t *b, uint64_t lanes);
 void copy_portable(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming);
 void scale_portable(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t lanes, bool streaming);

@@ -36,38 +36,73 @@ inline uint64_t horizontal(__m256i v)
     return lanes[0] + lanes[1] + lanes[2] + lanes[3];
 }
 
-inline uint64_t lane_sum_of(const PairAccumulator &a, const PairAccumulator &b)
+inline uint64_t lane_sum_of(const PairAccumulator &a, const PairAccumulator &b, const PairAccumulator &c,
+                            const PairAccumulator &d)
 {
-    return lane_sum({horizontal(_mm256_add_epi64(a.words, b.words)), horizontal(_mm256_add_epi64(a.highs, b.highs))});
+    const __m256i words = _mm256_add_epi64(_mm256_add_epi64(a.words, b.words), _mm256_add_epi64(c.words, d.words));
+    const __m256i highs = _mm256_add_epi64(_mm256_add_epi64(a.highs, b.highs), _mm256_add_epi64(c.highs, d.highs));
+    return lane_sum({horizontal(words), horizontal(highs)});
+}
+
+// A loaded vector the compiler must keep in a register. Without it GCC folds the add
+// into a second load of the same address (vpaddq mem) beside the one the shift uses:
+// three loads for two vectors, and the load ports, not the adds, set the pace in L1.
+inline __m256i held(const __m256i *p)
+{
+    __m256i v = _mm256_loadu_si256(p);
+    asm("" : "+x"(v));
+    return v;
 }
 
 uint64_t sum_avx2(const uint32_t *src, uint64_t n)
 {
-    PairAccumulator a0, a1;
+    // Four accumulators, one per vector of an iteration: no add waits on another.
+    PairAccumulator a0, a1, a2, a3;
     uint64_t i = 0;
     for (; i + 32 <= n; i += 32) {
         const auto *p = reinterpret_cast<const __m256i *>(src + i);
-        a0.add(_mm256_loadu_si256(p));
-        a1.add(_mm256_loadu_si256(p + 1));
-        a0.add(_mm256_loadu_si256(p + 2));
-        a1.add(_mm256_loadu_si256(p + 3));
+        const __m256i v0 = held(p), v1 = held(p + 1), v2 = held(p + 2), v3 = held(p + 3);
+        a0.add(v0);
+        a1.add(v1);
+        a2.add(v2);
+        a3.add(v3);
     }
-    return lane_sum_of(a0, a1) + sum_portable(src + i, n - i);
+    return lane_sum_of(a0, a1, a2, a3) + sum_portable(src + i, n - i);
+}
+
+uint32_t fold_avx2(const uint32_t *src, uint64_t n)
+{
+    __m256i x0 = _mm256_setzero_si256(), x1 = x0, x2 = x0, x3 = x0;
+    uint64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const auto *p = reinterpret_cast<const __m256i *>(src + i);
+        x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p));
+        x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p + 1));
+        x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p + 2));
+        x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p + 3));
+    }
+    const __m256i x = _mm256_xor_si256(_mm256_xor_si256(x0, x1), _mm256_xor_si256(x2, x3));
+    alignas(32) uint32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes), x);
+    uint32_t out = fold_portable(src + i, n - i);
+    for (uint32_t lane : lanes)
+        out ^= lane;
+    return out;
 }
 
 uint64_t dot_avx2(const uint32_t *a, const uint32_t *b, uint64_t n)
 {
-    PairAccumulator s0, s1;
+    PairAccumulator s0, s1, s2, s3;
     uint64_t i = 0;
     for (; i + 32 <= n; i += 32) {
         const auto *p = reinterpret_cast<const __m256i *>(a + i);
         const auto *q = reinterpret_cast<const __m256i *>(b + i);
         s0.add(_mm256_mullo_epi32(_mm256_loadu_si256(p), _mm256_loadu_si256(q)));
         s1.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 1), _mm256_loadu_si256(q + 1)));
-        s0.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(q + 2)));
-        s1.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 3), _mm256_loadu_si256(q + 3)));
+        s2.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(q + 2)));
+        s3.add(_mm256_mullo_epi32(_mm256_loadu_si256(p + 3), _mm256_loadu_si256(q + 3)));
     }
-    return lane_sum_of(s0, s1) + dot_portable(a + i, b + i, n - i);
+    return lane_sum_of(s0, s1, s2, s3) + dot_portable(a + i, b + i, n - i);
 }
 
 // Lanes to peel before dst is 32-byte aligned (lanes are 4-byte aligned always).
@@ -78,20 +113,31 @@ inline uint64_t head_lanes(const uint32_t *dst, uint64_t n)
     return head < n ? head : n;
 }
 
+template <bool Streaming> inline void store_vector(__m256i *d, __m256i v)
+{
+    if constexpr (Streaming)
+        _mm256_stream_si256(d, v);
+    else
+        _mm256_store_si256(d, v);
+}
+
 // One loop for every elementwise kernel: `make(i)` yields the vector for lanes i..i+7.
+// Four vectors are loaded before any is stored: buffers are page-aligned, so a source
+// lane and its destination share their address bits below 4 KiB, and a load issued
+// after a store with those bits equal waits on it as if they overlapped (the CPU's
+// store-to-load check compares only those bits). Grouping keeps each load ahead of the
+// stores it could be mistaken for; in L1 it is the difference between one vector per
+// cycle and one per two.
 template <bool Streaming, typename Make> inline void store_loop(uint32_t *dst, uint64_t n, Make make)
 {
     uint64_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        const __m256i v0 = make(i), v1 = make(i + 8);
+    for (; i + 32 <= n; i += 32) {
+        const __m256i v0 = make(i), v1 = make(i + 8), v2 = make(i + 16), v3 = make(i + 24);
         auto *d = reinterpret_cast<__m256i *>(dst + i);
-        if constexpr (Streaming) {
-            _mm256_stream_si256(d, v0);
-            _mm256_stream_si256(d + 1, v1);
-        } else {
-            _mm256_store_si256(d, v0);
-            _mm256_store_si256(d + 1, v1);
-        }
+        store_vector<Streaming>(d, v0);
+        store_vector<Streaming>(d + 1, v1);
+        store_vector<Streaming>(d + 2, v2);
+        store_vector<Streaming>(d + 3, v3);
     }
     for (; i + 8 <= n; i += 8)
         _mm256_store_si256(reinterpret_cast<__m256i *>(dst + i), make(i));
@@ -162,20 +208,47 @@ template <bool Streaming> void random_body(uint32_t *dst, uint64_t first, const 
     const __m256i place = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     uint64_t lane = first;
     auto *d = reinterpret_cast<__m256i *>(dst);
+    constexpr uint64_t block_vectors = VRB_PATTERN_BLOCK_LANES / 8;
     while (vectors > 0) {
         const uint32_t j = static_cast<uint32_t>(lane % VRB_PATTERN_BLOCK_LANES);
         const uint64_t number = lane >> VRB_PATTERN_BLOCK_SHIFT;
+        if (j == 0 && vectors >= block_vectors) {
+            // Whole blocks, every block but the first and last of a range: a fixed loop
+            // over the block with one whitening word, nothing to place or straddle.
+            const auto *whole = reinterpret_cast<const __m256i *>(block.lanes);
+            const uint64_t blocks = vectors / block_vectors;
+            for (uint64_t b = 0; b < blocks; ++b) {
+                const __m256i white = _mm256_set1_epi32(static_cast<int>(vrb_pattern_whitening(number + b)));
+                for (uint64_t v = 0; v < block_vectors; v += 4, d += 4) {
+                    const __m256i x0 = _mm256_load_si256(whole + v), x1 = _mm256_load_si256(whole + v + 1),
+                                  x2 = _mm256_load_si256(whole + v + 2), x3 = _mm256_load_si256(whole + v + 3);
+                    store_vector<Streaming>(d, _mm256_xor_si256(x0, white));
+                    store_vector<Streaming>(d + 1, _mm256_xor_si256(x1, white));
+                    store_vector<Streaming>(d + 2, _mm256_xor_si256(x2, white));
+                    store_vector<Streaming>(d + 3, _mm256_xor_si256(x3, white));
+                }
+            }
+            vectors -= blocks * block_vectors;
+            lane += blocks * VRB_PATTERN_BLOCK_LANES;
+            continue;
+        }
         const __m256i white = _mm256_set1_epi32(static_cast<int>(vrb_pattern_whitening(number)));
         const uint32_t inside = (VRB_PATTERN_BLOCK_LANES - j) / 8; // vectors wholly in this block
         const uint64_t run = inside < vectors ? inside : vectors;
-        const uint32_t *from = block.lanes + j;
-        for (uint64_t v = 0; v < run; ++v, ++d, from += 8) {
-            const __m256i x = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(from)), white);
-            if constexpr (Streaming)
-                _mm256_stream_si256(d, x);
-            else
-                _mm256_store_si256(d, x);
+        const auto *from = reinterpret_cast<const __m256i *>(block.lanes + j);
+        uint64_t v = 0;
+        // Four loads of the block before four stores, for the reason store_loop gives:
+        // the block and the destination can share their low address bits too.
+        for (; v + 4 <= run; v += 4, d += 4, from += 4) {
+            const __m256i x0 = _mm256_loadu_si256(from), x1 = _mm256_loadu_si256(from + 1),
+                          x2 = _mm256_loadu_si256(from + 2), x3 = _mm256_loadu_si256(from + 3);
+            store_vector<Streaming>(d, _mm256_xor_si256(x0, white));
+            store_vector<Streaming>(d + 1, _mm256_xor_si256(x1, white));
+            store_vector<Streaming>(d + 2, _mm256_xor_si256(x2, white));
+            store_vector<Streaming>(d + 3, _mm256_xor_si256(x3, white));
         }
+        for (; v < run; ++v, ++d, ++from)
+            store_vector<Streaming>(d, _mm256_xor_si256(_mm256_loadu_si256(from), white));
         vectors -= run;
         lane += run * 8;
         if (vectors == 0 || (run == inside && (VRB_PATTERN_BLOCK_LANES - j) % 8 == 0)) continue;
@@ -186,10 +259,7 @@ template <bool Streaming> void random_body(uint32_t *dst, uint64_t first, const 
             _mm256_cmpgt_epi32(place, _mm256_set1_epi32(static_cast<int>(VRB_PATTERN_BLOCK_LANES - 1 - at)));
         const __m256i x = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(block.lanes + at)),
                                            _mm256_blendv_epi8(white, next, later));
-        if constexpr (Streaming)
-            _mm256_stream_si256(d, x);
-        else
-            _mm256_store_si256(d, x);
+        store_vector<Streaming>(d, x);
         ++d;
         --vectors;
         lane += 8;
@@ -214,7 +284,8 @@ void random_avx2(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64
 
 const Kernels &avx2_kernels()
 {
-    static const Kernels avx2{sum_avx2, dot_avx2, copy_avx2, scale_avx2, add_avx2, triad_avx2, random_avx2, "avx2"};
+    static const Kernels avx2{sum_avx2, fold_avx2,  dot_avx2,    copy_avx2, scale_avx2,
+                              add_avx2, triad_avx2, random_avx2, "avx2"};
     return avx2;
 }
 
