@@ -5,6 +5,8 @@
 #include "cl.hpp"
 #include "memory_kinds.hpp"
 
+#include <vrambench/plugin.h>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -62,5 +64,11 @@ class Buffer {
     ContextHandle context_; // retained: SVM is freed through it
     std::vector<Segment> segments_;
 };
+
+// The module's buffer behind an operand (make_table has checked it is one of ours).
+inline const Buffer &buffer_of(const vrb_operand &operand)
+{
+    return *reinterpret_cast<const Buffer *>(operand.buffer);
+}
 
 } // namespace vrb::opencl

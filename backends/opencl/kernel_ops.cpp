@@ -41,11 +41,6 @@ Shape shape_of(uint32_t kind)
     }
 }
 
-const Buffer &buffer_of(const vrb_operand &operand)
-{
-    return *reinterpret_cast<const Buffer *>(operand.buffer);
-}
-
 template <typename T> void arg(cl_kernel kernel, cl_uint index, const T &value)
 {
     check(clSetKernelArg(kernel, index, sizeof value, &value), "clSetKernelArg");

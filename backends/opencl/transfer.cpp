@@ -13,11 +13,6 @@ namespace vrb::opencl {
 
 namespace {
 
-const Buffer &buffer_of(const vrb_operand &operand)
-{
-    return *reinterpret_cast<const Buffer *>(operand.buffer);
-}
-
 cl_event copy_region(cl_command_queue queue, const Segment &src, uint64_t src_offset, const Segment &dst,
                      uint64_t dst_offset, uint64_t bytes)
 {

@@ -3,6 +3,7 @@
 #include "capacity_budget.hpp"
 
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <gtest/gtest.h>
 
@@ -11,9 +12,10 @@
 using namespace vrb;
 using namespace vrb::capacity;
 
-namespace {
+using vrb::GiB;
+using vrb::MiB;
 
-constexpr uint64_t MiB = 1ull << 20, GiB = 1ull << 30;
+namespace {
 
 vrb_memory_kind_info kind(const char *name, uint32_t flags, uint32_t heap)
 {

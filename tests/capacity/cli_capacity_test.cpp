@@ -11,12 +11,6 @@ using namespace vrb;
 
 namespace {
 
-ProcessResult vrambench(std::vector<std::string> args, const std::vector<std::string> &env = {})
-{
-    args.insert(args.begin(), VRAMBENCH_EXE);
-    return run_process(args, env);
-}
-
 nlohmann::json parse(const ProcessResult &r)
 {
     nlohmann::json doc = nlohmann::json::parse(r.out, nullptr, false);
@@ -28,8 +22,9 @@ const std::vector<std::string> host_run{"run",   "--backend", "host", "--suite",
                                         "quick", "--format",  "json", "--memory-limit"};
 
 // The same run on the test-only host-faults module, whose faults the variables switch on.
-const std::vector<std::string> faults_run{"run",    "--plugin", VRAMBENCH_HOST_FAULTS_MODULE, "--backend", "host-faults",
-                                          "--suite", "quick",    "--format", "json", "--memory-limit"};
+const std::vector<std::string> faults_run{
+    "run",  "--plugin",      VRAMBENCH_HOST_FAULTS_MODULE, "--backend", "host-faults", "--suite", "quick", "--format",
+    "json", "--memory-limit"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string> &more)
 {

@@ -5,13 +5,14 @@
 #include "probe_harness.hpp"
 
 #include <gtest/gtest.h>
+#include <vrambench/core/measurement/sizes.hpp>
 
 using namespace vrb;
 using namespace vrb::test;
 
-namespace {
+using vrb::MiB;
 
-constexpr uint64_t MiB = 1ull << 20;
+namespace {
 
 } // namespace
 

@@ -4,8 +4,9 @@
 #include "capacity_budget.hpp"
 #include "probe_harness.hpp"
 
-#include <vrambench/core/run/runner.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/results/schema.hpp>
+#include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>
 
@@ -14,9 +15,9 @@
 using namespace vrb;
 using namespace vrb::test;
 
-namespace {
+using vrb::MiB;
 
-constexpr uint64_t MiB = 1ull << 20;
+namespace {
 
 constexpr std::array<const char *, 6> probe_ids{"capacity.report",        "capacity.max-alloc",
                                                 "capacity.total",         "capacity.alloc-latency",

@@ -3,15 +3,18 @@
 #include "capacity_search.hpp"
 
 #include <gtest/gtest.h>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <random>
 
 using namespace vrb;
 using namespace vrb::capacity;
 
+using vrb::GiB;
+using vrb::MiB;
+
 namespace {
 
-constexpr uint64_t MiB = 1ull << 20, GiB = 1ull << 30;
 constexpr uint64_t granule = 2 * MiB;
 
 // An allocator that gives anything up to `limit` and counts the attempts.

@@ -16,12 +16,6 @@
 
 namespace {
 
-ProcessResult vrambench(std::vector<std::string> args, const std::vector<std::string> &env = {})
-{
-    args.insert(args.begin(), VRAMBENCH_EXE);
-    return run_process(args, env);
-}
-
 std::size_t lines(const std::string &text)
 {
     return std::count(text.begin(), text.end(), '\n');

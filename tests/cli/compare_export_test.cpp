@@ -14,18 +14,12 @@
 
 namespace {
 
-ProcessResult vrambench(std::vector<std::string> args)
-{
-    args.insert(args.begin(), VRAMBENCH_EXE);
-    return run_process(args);
-}
-
 std::string data(const std::string &name)
 {
     return std::string(VRAMBENCH_TEST_DATA) + "/compare/" + name;
 }
 
-std::filesystem::path temp_dir()
+std::filesystem::path compare_temp_dir()
 {
     auto dir = std::filesystem::temp_directory_path() / ("vrb-compare-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
@@ -129,7 +123,7 @@ TEST(CompareCli, ComparesEveryFurtherFileWithTheBase)
 
 TEST(CompareCli, RefusesACorruptOrSchemaInvalidFileNamingIt)
 {
-    const auto dir = temp_dir();
+    const auto dir = compare_temp_dir();
     const auto truncated = (dir / "truncated.json").string();
     std::ofstream(truncated) << "{\"schema_version\": 1, \"tool\": ";
     auto r = vrambench({"compare", data("node-a.json"), truncated});
@@ -155,7 +149,7 @@ TEST(CompareCli, RefusesACorruptOrSchemaInvalidFileNamingIt)
 
 TEST(ExportCli, CsvOfARealRunReadsBackAsItsJsonValueForValue)
 {
-    const auto dir = temp_dir();
+    const auto dir = compare_temp_dir();
     const auto file = (dir / "x.json").string();
     const auto run = vrambench({"run", "--backend", "host", "--suite", "quick", "-p", "bandwidth.*", "-o", file});
     ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -221,7 +215,7 @@ TEST(ExportCli, JsonIsTheFileIndentedAndACorruptFileExitsTwo)
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(r.out), vrb::read_result_file(data("node-a.json")));
     EXPECT_NE(r.out.find("\n  \"devices\""), std::string::npos);
-    const auto dir = temp_dir();
+    const auto dir = compare_temp_dir();
     const auto bad = (dir / "bad.json").string();
     std::ofstream(bad) << "not json";
     const auto refused = vrambench({"export", bad});
@@ -246,7 +240,7 @@ TEST(VersionCli, PrintsTheVersionAndCommitAResultSetRecords)
 {
     const auto version = vrambench({"--version"});
     EXPECT_EQ(version.exit_code, 0);
-    const auto dir = temp_dir();
+    const auto dir = compare_temp_dir();
     const auto file = (dir / "v.json").string();
     const auto run = vrambench(
         {"run", "--backend", "host", "--suite", "quick", "--size", "4M", "-p", "bandwidth.stream", "-o", file});

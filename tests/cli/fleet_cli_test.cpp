@@ -16,12 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ProcessResult vrambench(std::vector<std::string> args)
-{
-    args.insert(args.begin(), VRAMBENCH_EXE);
-    return run_process(args);
-}
-
 std::string fleet_data(const std::string &name)
 {
     return std::string(VRAMBENCH_TEST_DATA) + "/fleet/" + name;

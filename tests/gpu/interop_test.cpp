@@ -283,8 +283,8 @@ TEST_P(GpuInterop, OneAllocationIsSharedWithVulkanOnTheSameCardBothWays)
 }
 #endif
 
-std::vector<BuiltModule> modules = vrb::test::built_modules();
-INSTANTIATE_TEST_SUITE_P(Built, GpuInterop, testing::ValuesIn(modules),
+std::vector<BuiltModule> interop_modules = vrb::test::built_modules();
+INSTANTIATE_TEST_SUITE_P(Built, GpuInterop, testing::ValuesIn(interop_modules),
                          [](const testing::TestParamInfo<BuiltModule> &info) { return info.param.name; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuInterop);
 

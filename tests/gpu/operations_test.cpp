@@ -516,8 +516,8 @@ TEST_P(GpuOperations, CountsPastTwoToThe32LanesAreCoveredExactly)
     EXPECT_EQ(o.out.checksum, count * uint64_t(0xffffffffu)); // modulo 2^64
 }
 
-std::vector<BuiltModule> modules = vrb::test::built_modules();
-INSTANTIATE_TEST_SUITE_P(Built, GpuOperations, testing::ValuesIn(modules),
+std::vector<BuiltModule> operation_modules = vrb::test::built_modules();
+INSTANTIATE_TEST_SUITE_P(Built, GpuOperations, testing::ValuesIn(operation_modules),
                          [](const testing::TestParamInfo<BuiltModule> &info) { return info.param.name; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuOperations);
 

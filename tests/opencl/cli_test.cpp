@@ -14,7 +14,7 @@ namespace {
 
 const std::string pocl_cache = std::string("POCL_CACHE_DIR=") + POCL_CACHE;
 
-ProcessResult vrambench(std::vector<std::string> args, std::vector<std::string> env = {})
+ProcessResult vrambench_on_pocl(std::vector<std::string> args, std::vector<std::string> env = {})
 {
     args.insert(args.begin(), VRAMBENCH_EXE);
     env.push_back(pocl_cache);
@@ -30,7 +30,7 @@ std::filesystem::path temp_dir()
 
 bool has_opencl_device()
 {
-    const auto r = vrambench({"list"});
+    const auto r = vrambench_on_pocl({"list"});
     return r.out.find("opencl:0") != std::string::npos;
 }
 
@@ -40,7 +40,7 @@ TEST(OpenclCli, AQuickRunIsVerifiedAndValid)
 {
     if (!has_opencl_device()) GTEST_SKIP() << "no OpenCL device here";
     const auto file = temp_dir() / "quick.json";
-    const auto r = vrambench({"run", "--backend", "opencl", "--suite", "quick", "-o", file.string()});
+    const auto r = vrambench_on_pocl({"run", "--backend", "opencl", "--suite", "quick", "-o", file.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
     const auto doc = vrb::read_result_file(file);
     const auto violation = vrb::validate_result_json(doc);
@@ -65,7 +65,7 @@ TEST(OpenclCli, APlatformWithoutDevicesIsNamedWhenNothingElseIsThere)
     std::filesystem::create_directories(dir);
     std::filesystem::copy_file(std::string(VENDORS_NO_DEVICE) + "/mock-no_device.icd", dir + "/mock-no_device.icd",
                                std::filesystem::copy_options::overwrite_existing);
-    const auto r = vrambench({"list"}, {"OCL_ICD_VENDORS=" + dir});
+    const auto r = vrambench_on_pocl({"list"}, {"OCL_ICD_VENDORS=" + dir});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("Mock platform without devices: no device (CL_DEVICE_NOT_FOUND"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("host:0"), std::string::npos) << "the other backends stay\n" << r.out;
@@ -74,7 +74,7 @@ TEST(OpenclCli, APlatformWithoutDevicesIsNamedWhenNothingElseIsThere)
 TEST(OpenclCli, APlatformWithoutDevicesBesideARealOneLeavesTheRealDevices)
 {
     if (!has_opencl_device()) GTEST_SKIP() << "no OpenCL device here";
-    const auto r = vrambench({"list"}, {std::string("OCL_ICD_VENDORS=") + VENDORS_NO_DEVICE});
+    const auto r = vrambench_on_pocl({"list"}, {std::string("OCL_ICD_VENDORS=") + VENDORS_NO_DEVICE});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("opencl:0"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("Mock"), std::string::npos) << r.out;
@@ -83,9 +83,9 @@ TEST(OpenclCli, APlatformWithoutDevicesBesideARealOneLeavesTheRealDevices)
 TEST(OpenclCli, ADriverThatRefusesTheKernelsFailsItsDeviceWithTheBuildLogAndTheOthersResultsStay)
 {
     const auto file = temp_dir() / "bad-compiler.json";
-    const auto r = vrambench({"run", "--backend", "host", "--backend", "opencl", "--suite", "quick", "--probe",
-                              "bandwidth.stream", "--size", "1M", "-o", file.string()},
-                             {std::string("OCL_ICD_VENDORS=") + VENDORS_BAD_COMPILER});
+    const auto r = vrambench_on_pocl({"run", "--backend", "host", "--backend", "opencl", "--suite", "quick", "--probe",
+                                      "bandwidth.stream", "--size", "1M", "-o", file.string()},
+                                     {std::string("OCL_ICD_VENDORS=") + VENDORS_BAD_COMPILER});
     EXPECT_NE(r.exit_code, 0) << "a failed device is a failed run\n" << r.out;
     const std::string all = r.out + r.err;
     EXPECT_NE(all.find("refused the kernels"), std::string::npos) << all;

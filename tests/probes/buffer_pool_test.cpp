@@ -1,4 +1,5 @@
 // The run's buffer pool, on a mock device with 64 MiB of memory that refuses more.
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/backend.hpp>
 #include <vrambench/core/modules/registry.hpp>
 
@@ -6,9 +7,9 @@
 
 using namespace vrb;
 
-namespace {
+using vrb::MiB;
 
-constexpr uint64_t MiB = 1ull << 20;
+namespace {
 
 class BufferPoolTest : public ::testing::Test {
   protected:

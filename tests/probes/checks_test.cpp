@@ -2,8 +2,11 @@
 
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 
 #include <gtest/gtest.h>
+
+using vrb::MiB;
 
 namespace {
 
@@ -14,8 +17,6 @@ vrb_op_output timed_by(uint32_t timer)
     out.timer = timer;
     return out;
 }
-
-constexpr uint64_t MiB = 1ull << 20;
 
 } // namespace
 

@@ -4,8 +4,8 @@
 // bandwidth on imported memory is measured beside the device's own, sync is skipped with
 // its reason, and no probe leaves a file descriptor open.
 #include <vrambench/core/modules/external.hpp>
-#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>

@@ -18,8 +18,8 @@
 // is. So the test pins what holds on a quiet and on a loaded machine: 64 KiB far above
 // the dispatch-bound rate; the in-cache and memory figures are printed for the log.
 
-#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 #include "../unit/described_device.hpp"
 #include "curve_plan.hpp"
 
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/planning/plan.hpp>
 #include <vrambench/core/probes/probe.hpp>
 
@@ -8,9 +9,9 @@
 
 #include <algorithm>
 
-namespace {
+using vrb::MiB;
 
-constexpr uint64_t MiB = 1ull << 20;
+namespace {
 
 std::vector<const vrb::Probe *> every_probe()
 {

@@ -1,8 +1,8 @@
 #include "chain.hpp"
 #include "curve_plan.hpp"
 
-#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/results/device_record.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The curve and pattern probes on the host backend, end to end through the core.
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/probes/probe.hpp>
-#include <vrambench/core/modules/registry.hpp>
-#include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/probes/probe.hpp>
+#include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>
 

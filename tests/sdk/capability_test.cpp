@@ -9,20 +9,6 @@
 
 #include <string>
 
-namespace {
-
-bool contains(const std::string &text, const std::string &needle)
-{
-    return text.find(needle) != std::string::npos;
-}
-
-ProcessResult plugin_check(const std::string &module)
-{
-    return run_process({VRAMBENCH_EXE, "plugin-check", module});
-}
-
-} // namespace
-
 TEST(Capabilities, TheKitFailsAModuleWhoseQueryClaimsWhatItsRunRefuses)
 {
     const auto r = plugin_check(OVERCLAIMS_MODULE);

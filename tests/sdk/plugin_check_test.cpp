@@ -13,19 +13,6 @@
 
 namespace {
 
-ProcessResult plugin_check(const std::string &module, std::vector<std::string> extra = {},
-                           const std::vector<std::string> &env = {})
-{
-    std::vector<std::string> args{VRAMBENCH_EXE, "plugin-check", module};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_process(args, env);
-}
-
-bool contains(const std::string &text, const std::string &needle)
-{
-    return text.find(needle) != std::string::npos;
-}
-
 std::string mock(const std::string &variant)
 {
     return std::string(MOCK_DIR) + "/vrambench-mock-" + variant + ".so";

@@ -17,11 +17,12 @@ VkQueueFamilyProperties family(VkQueueFlags flags, uint32_t count, uint32_t bits
     return f;
 }
 
-constexpr VkQueueFlags G = VK_QUEUE_GRAPHICS_BIT, C = VK_QUEUE_COMPUTE_BIT, T = VK_QUEUE_TRANSFER_BIT;
+constexpr VkQueueFlags Graphics = VK_QUEUE_GRAPHICS_BIT, Compute = VK_QUEUE_COMPUTE_BIT,
+                       Transfer = VK_QUEUE_TRANSFER_BIT;
 
 TEST(Queues, of_a_device_with_one_queue_share_it_for_everything)
 {
-    const QueuePlan plan = plan_queues({family(G | C | T, 1)}); // lavapipe
+    const QueuePlan plan = plan_queues({family(Graphics | Compute | Transfer, 1)}); // lavapipe
     EXPECT_EQ(plan.compute.family, 0u);
     EXPECT_EQ(plan.transfer.family, 0u);
     EXPECT_FALSE(plan.dedicated_transfer);
@@ -31,7 +32,8 @@ TEST(Queues, of_a_device_with_one_queue_share_it_for_everything)
 
 TEST(Queues, use_the_copy_engine_and_two_of_its_queues_when_there_are_two)
 {
-    const QueuePlan plan = plan_queues({family(G | C | T, 16), family(T, 2), family(C | T, 8)}); // NVIDIA-like
+    const QueuePlan plan = plan_queues(
+        {family(Graphics | Compute | Transfer, 16), family(Transfer, 2), family(Compute | Transfer, 8)}); // NVIDIA-like
     EXPECT_EQ(plan.compute.family, 0u);
     EXPECT_TRUE(plan.dedicated_transfer);
     EXPECT_EQ(plan.transfer.family, 1u);
@@ -43,7 +45,8 @@ TEST(Queues, use_the_copy_engine_and_two_of_its_queues_when_there_are_two)
 
 TEST(Queues, pair_a_single_copy_engine_with_the_compute_queue)
 {
-    const QueuePlan plan = plan_queues({family(G | C | T, 1), family(C | T, 4), family(T, 1)}); // AMD-like
+    const QueuePlan plan = plan_queues(
+        {family(Graphics | Compute | Transfer, 1), family(Compute | Transfer, 4), family(Transfer, 1)}); // AMD-like
     EXPECT_EQ(plan.transfer.family, 2u);
     EXPECT_TRUE(plan.two_transfer_queues);
     EXPECT_EQ(plan.second_transfer.family, plan.compute.family);
@@ -51,20 +54,20 @@ TEST(Queues, pair_a_single_copy_engine_with_the_compute_queue)
 
 TEST(Queues, skip_a_copy_engine_that_cannot_time_its_work)
 {
-    const QueuePlan plan = plan_queues({family(G | C | T, 1), family(T, 2, 0)});
+    const QueuePlan plan = plan_queues({family(Graphics | Compute | Transfer, 1), family(Transfer, 2, 0)});
     EXPECT_FALSE(plan.dedicated_transfer);
     EXPECT_EQ(plan.transfer.family, 0u);
 }
 
 TEST(Queues, prefer_a_compute_family_with_timestamps)
 {
-    const QueuePlan plan = plan_queues({family(G | C | T, 1, 0), family(C | T, 2)});
+    const QueuePlan plan = plan_queues({family(Graphics | Compute | Transfer, 1, 0), family(Compute | Transfer, 2)});
     EXPECT_EQ(plan.compute.family, 1u);
 }
 
 TEST(Queues, refuse_a_device_that_cannot_compute)
 {
-    EXPECT_THROW(plan_queues({family(G | T, 1)}), plugin::Failure);
+    EXPECT_THROW(plan_queues({family(Graphics | Transfer, 1)}), plugin::Failure);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
-#include <vrambench/core/planning/device_table.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/planning/device_table.hpp>
 
 #include <fmt/format.h>
 
@@ -9,7 +10,6 @@ namespace vrb {
 
 namespace {
 
-constexpr uint64_t MiB = 1ull << 20;
 constexpr uint32_t nvidia = 0x10de, amd = 0x1002, intel = 0x8086;
 
 // Bandwidth and memory as the datasheets quote them; the bus width and per-pin rate

@@ -15,8 +15,8 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_src = 0x5801, seed_write = 0x5901;
-constexpr uint32_t width = 4; // offsets are multiples of the element: 4-byte steps
+constexpr uint32_t alignment_seed_src = 0x5801, alignment_seed_write = 0x5901;
+constexpr uint32_t alignment_width = 4; // offsets are multiples of the element: 4-byte steps
 
 class AlignmentProbe final : public Probe {
   public:
@@ -32,16 +32,16 @@ class AlignmentProbe final : public Probe {
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
-        const std::vector<uint64_t> offsets = alignment_plan(ctx.options.suite, width);
+        const std::vector<uint64_t> offsets = alignment_plan(ctx.options.suite, alignment_width);
         // Each buffer alone holds the footprint: a read touches one, a copy two.
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
         const uint64_t bytes = alignment_bytes(footprint, ctx.options.suite);
         const uint64_t buffer = bytes + offsets.back() + 4096;
         for (uint64_t o : offsets)
-            check_offset(o, width, buffer);
+            check_offset(o, alignment_width, buffer);
         auto src = ctx.device.acquire(kind, buffer);
         auto dst = ctx.device.acquire(kind, buffer);
-        fill_random(ctx.device, *src, buffer, seed_src);
+        fill_random(ctx.device, *src, buffer, alignment_seed_src);
 
         const CurvePlan curve_plan = curve_pace(ctx.options);
         const Pace pace{curve_plan.warmups, curve_plan.reps, curve_plan.target_seconds};
@@ -54,19 +54,19 @@ class AlignmentProbe final : public Probe {
                              static_cast<double>(step++) / (ops.size() * offsets.size()));
                 StreamPoint p;
                 p.kind = op;
-                p.element_bytes = width;
+                p.element_bytes = alignment_width;
                 p.src = src.get();
                 p.dst = op == VRB_OP_COPY ? dst.get() : nullptr;
                 p.offset = o;
                 p.bytes = bytes;
-                p.src_seed = seed_src;
-                p.write_seed = seed_write + static_cast<uint32_t>(o);
+                p.src_seed = alignment_seed_src;
+                p.write_seed = alignment_seed_write + static_cast<uint32_t>(o);
                 const ProbeResult point = measure_stream_point(ctx, id(), p, pace);
                 curve.add(static_cast<double>(o), point, {{"passes", point.parameters.value("passes", 1)}});
             }
             ProbeResult r = make_result(ctx, id());
             r.parameters = {{"operation", op_name(op)},
-                            {"element_bytes", width},
+                            {"element_bytes", alignment_width},
                             {"array_bytes", bytes},
                             {"offsets", offsets},
                             {"offset_applies_to", op == VRB_OP_COPY ? "source and destination" : "source"},

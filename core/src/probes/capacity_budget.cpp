@@ -1,8 +1,8 @@
 #include "capacity_budget.hpp"
 
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 
 #include <fmt/format.h>
 

@@ -17,7 +17,7 @@ namespace vrb {
 namespace capacity {
 namespace {
 
-constexpr uint32_t chunk_seed = 0xf4a90000;
+constexpr uint32_t capacity_fragmentation_chunk_seed = 0xf4a90000;
 constexpr uint32_t block_seed = 0xb10c0000;
 constexpr std::size_t least_chunks = 4;
 
@@ -64,7 +64,7 @@ class CapacityFragmentationProbe final : public Probe {
                 r.extra["chunk_failure"] = {{"status", vrb::to_string(e.status())}, {"message", e.what()}};
                 break;
             }
-            const uint32_t seed = chunk_seed + static_cast<uint32_t>(chunks.size());
+            const uint32_t seed = capacity_fragmentation_chunk_seed + static_cast<uint32_t>(chunks.size());
             const Touch t = touch_buffer(ctx.device, *buffer, VRB_PATTERN_RANDOM, seed);
             if (!t.verified() && !corrupt) corrupt = t;
             if (chunks.empty()) {
@@ -109,8 +109,8 @@ class CapacityFragmentationProbe final : public Probe {
         // The held chunks must still hold what was written before the blocks came and went.
         uint64_t overwritten = 0;
         for (std::size_t i = 0; i < chunks.size(); i += 2)
-            overwritten +=
-                recheck_buffer(ctx.device, *chunks[i], VRB_PATTERN_RANDOM, chunk_seed + static_cast<uint32_t>(i));
+            overwritten += recheck_buffer(ctx.device, *chunks[i], VRB_PATTERN_RANDOM,
+                                          capacity_fragmentation_chunk_seed + static_cast<uint32_t>(i));
         chunks.clear();
 
         r.extra["requested_bytes"] = freed;

@@ -18,7 +18,7 @@ namespace capacity {
 namespace {
 
 constexpr uint64_t default_chunk = 256ull << 20;
-constexpr uint32_t chunk_seed = 0x70700000;
+constexpr uint32_t capacity_total_chunk_seed = 0x70700000;
 
 class CapacityTotalProbe final : public Probe {
   public:
@@ -64,7 +64,7 @@ class CapacityTotalProbe final : public Probe {
                     {"chunk", held.size()}, {"status", vrb::to_string(e.status())}, {"message", e.what()}};
                 break;
             }
-            const uint32_t seed = chunk_seed + static_cast<uint32_t>(held.size());
+            const uint32_t seed = capacity_total_chunk_seed + static_cast<uint32_t>(held.size());
             const Touch t = touch_buffer(ctx.device, *buffer, VRB_PATTERN_RANDOM, seed);
             seconds_per_gib.push_back(t.seconds_per_gib_written());
             if (!t.verified() && !corrupt) corrupt = t;
@@ -85,8 +85,8 @@ class CapacityTotalProbe final : public Probe {
         // would have overwritten each other.
         uint64_t overwritten = 0;
         for (std::size_t i = 0; i < held.size(); ++i)
-            overwritten +=
-                recheck_buffer(ctx.device, *held[i], VRB_PATTERN_RANDOM, chunk_seed + static_cast<uint32_t>(i));
+            overwritten += recheck_buffer(ctx.device, *held[i], VRB_PATTERN_RANDOM,
+                                          capacity_total_chunk_seed + static_cast<uint32_t>(i));
         const uint64_t total = held.size() * chunk;
         held.clear();
 

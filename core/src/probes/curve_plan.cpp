@@ -1,9 +1,9 @@
 #include "curve_plan.hpp"
 
-#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/error.hpp>
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/results/device_record.hpp>
 
 #include <fmt/format.h>
 

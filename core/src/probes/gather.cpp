@@ -21,8 +21,8 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed = 0x5a01;
-constexpr uint32_t width = 4;
+constexpr uint32_t gather_seed = 0x5a01;
+constexpr uint32_t gather_width = 4;
 
 // A permutation of [0, n) from a fixed generator: every element read exactly once,
 // in an order no prefetcher can guess.
@@ -58,11 +58,11 @@ class GatherProbe final : public Probe {
         // Data and indices together make the footprint; both are read once a pass.
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
         const uint64_t n = gather_elements(footprint, ctx.options.suite);
-        auto data = ctx.device.acquire(kind, n * width);
+        auto data = ctx.device.acquire(kind, n * gather_width);
         auto index = ctx.device.acquire(kind, n * 4);
-        fill_random(ctx.device, *data, n * width, seed);
+        fill_random(ctx.device, *data, n * gather_width, gather_seed);
         // Every order reads each element once, so both sum to the same checksum.
-        const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, seed, 0, n);
+        const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, gather_seed, 0, n);
         const CurvePlan pace = curve_pace(ctx.options);
 
         std::optional<double> sequential;
@@ -71,9 +71,9 @@ class GatherProbe final : public Probe {
             ProbeResult r = make_result(ctx, id());
             r.parameters = {{"operation", "gather"},
                             {"indices", order},
-                            {"element_bytes", width},
+                            {"element_bytes", gather_width},
                             {"elements", n},
-                            {"array_bytes", n * width},
+                            {"array_bytes", n * gather_width},
                             {"index_bytes", n * 4},
                             {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                             {"warmups", pace.warmups},
@@ -81,7 +81,7 @@ class GatherProbe final : public Probe {
                             {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "a quarter")},
                             {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(VRB_OP_GATHER));
-            if (!offered(ctx, r, VRB_OP_GATHER, width, kind)) {
+            if (!offered(ctx, r, VRB_OP_GATHER, gather_width, kind)) {
                 ctx.emit(std::move(r));
                 continue;
             }
@@ -92,11 +92,11 @@ class GatherProbe final : public Probe {
                 else
                     std::iota(indices.begin(), indices.end(), 0u);
                 index->upload(0, std::as_bytes(std::span(indices)));
-                vrb_operation op = make_operation(VRB_OP_GATHER, width, n);
+                vrb_operation op = make_operation(VRB_OP_GATHER, gather_width, n);
                 op.src1 = {data->handle(), 0};
                 op.src2 = {index->handle(), 0};
                 const PointTiming t = time_point(ctx.device, op, pace.warmups, pace.reps, pace.target_seconds);
-                const uint64_t per_pass = bytes_moved(VRB_OP_GATHER, width, n).total();
+                const uint64_t per_pass = bytes_moved(VRB_OP_GATHER, gather_width, n).total();
                 set_bandwidth(r, t.timing, per_pass * t.passes, ctx, per_pass);
                 r.parameters["passes"] = t.passes;
                 if (t.timing.output.checksum != want)

@@ -19,9 +19,10 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_b = 0x1b0b0001, seed_c = 0x1b0b0002, seed_a = 0x1b0b0003;
-constexpr uint32_t scalar = 3;
-constexpr uint32_t width = 16;
+constexpr uint32_t interop_bandwidth_seed_b = 0x1b0b0001, interop_bandwidth_seed_c = 0x1b0b0002,
+                   interop_bandwidth_seed_a = 0x1b0b0003;
+constexpr uint32_t interop_bandwidth_scalar = 3;
+constexpr uint32_t interop_bandwidth_width = 16;
 constexpr std::array<vrb_op_kind, 3> ops{VRB_OP_READ, VRB_OP_COPY, VRB_OP_TRIAD};
 
 struct Arrays {
@@ -36,20 +37,22 @@ struct Figure {
 Figure measure(Device &device, vrb_op_kind kind, const Arrays &arrays, uint64_t bytes, const StreamPlan &plan)
 {
     const uint64_t lanes = bytes / 4;
-    fill_random(device, *arrays.a, bytes, seed_a); // so a copy that never ran cannot verify
-    vrb_operation op = make_operation(kind, width, bytes / width);
-    op.scalar = scalar;
+    fill_random(device, *arrays.a, bytes, interop_bandwidth_seed_a); // so a copy that never ran cannot verify
+    vrb_operation op = make_operation(kind, interop_bandwidth_width, bytes / interop_bandwidth_width);
+    op.scalar = interop_bandwidth_scalar;
     op.dst = {arrays.a->handle(), 0};
     op.src1 = {arrays.b->handle(), 0};
     op.src2 = {arrays.c->handle(), 0};
     Figure f{time_operation(device, op, plan.warmups, plan.reps), std::nullopt};
     if (kind == VRB_OP_READ) {
-        const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, seed_b, 0, lanes);
+        const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, interop_bandwidth_seed_b, 0, lanes);
         if (f.timing.output.checksum != want)
             f.wrong = fmt::format("checksum {:#x}, expected {:#x}", f.timing.output.checksum, want);
         return f;
     }
-    const Mismatches m = compare_buffer(*arrays.a, 0, lanes, expect_stream(kind, seed_b, seed_c, scalar));
+    const Mismatches m = compare_buffer(
+        *arrays.a, 0, lanes,
+        expect_stream(kind, interop_bandwidth_seed_b, interop_bandwidth_seed_c, interop_bandwidth_scalar));
     if (m.count)
         f.wrong = fmt::format("{} of {} lanes wrong; first at byte {:#x}: {:#010x}, expected {:#010x}", m.count, lanes,
                               m.first * 4, m.first_actual, m.first_expected);
@@ -70,14 +73,14 @@ class InteropBandwidthProbe final : public Probe {
         std::vector<interop::Pair> pairs = interop::find_pairs(ctx, skipped);
         if (pairs.empty()) return ctx.emit(interop::make_no_pair_result(ctx, id(), skipped));
         const StreamPlan plan = plan_stream(ctx.record, ctx.options);
-        const uint64_t bytes = interop::shareable_bytes(plan.bytes / width * width);
+        const uint64_t bytes = interop::shareable_bytes(plan.bytes / interop_bandwidth_width * interop_bandwidth_width);
         const uint32_t own_kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags);
         ctx.progress("allocating " + format_size(bytes) + " x 3 of the device's own memory", 0);
         auto own_a = ctx.device.acquire(own_kind, bytes);
         auto own_b = ctx.device.acquire(own_kind, bytes);
         auto own_c = ctx.device.acquire(own_kind, bytes);
-        fill_random(ctx.device, *own_b, bytes, seed_b);
-        fill_random(ctx.device, *own_c, bytes, seed_c);
+        fill_random(ctx.device, *own_b, bytes, interop_bandwidth_seed_b);
+        fill_random(ctx.device, *own_c, bytes, interop_bandwidth_seed_c);
         const Arrays own{own_a.get(), own_b.get(), own_c.get()};
 
         for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -90,8 +93,8 @@ class InteropBandwidthProbe final : public Probe {
                 b.emplace(interop::share(pair, ctx.device, bytes));
                 c.emplace(interop::share(pair, ctx.device, bytes));
                 // The exporter writes the sources: the data crossed the APIs before it is read.
-                fill_random(*pair.exporter, *b->exported, bytes, seed_b);
-                fill_random(*pair.exporter, *c->exported, bytes, seed_c);
+                fill_random(*pair.exporter, *b->exported, bytes, interop_bandwidth_seed_b);
+                fill_random(*pair.exporter, *c->exported, bytes, interop_bandwidth_seed_c);
             } catch (const Error &e) {
                 ProbeResult r = interop::make_pair_result(ctx, id(), pair);
                 r.parameters["array_bytes"] = bytes;
@@ -103,14 +106,15 @@ class InteropBandwidthProbe final : public Probe {
             for (vrb_op_kind kind : ops) {
                 ProbeResult r = interop::make_pair_result(ctx, id(), pair);
                 r.parameters["operation"] = std::string(op_name(kind));
-                r.parameters["element_bytes"] = width;
+                r.parameters["element_bytes"] = interop_bandwidth_width;
                 r.parameters["array_bytes"] = bytes;
                 r.parameters["own_memory_kind"] = ctx.record.kinds.at(own_kind).name;
                 r.parameters["warmups"] = plan.warmups;
                 r.parameters["repetitions"] = plan.reps;
                 r.parameters["size_rule"] = plan.size_rule;
                 r.byte_counting = std::string(counting_rule(kind));
-                const uint64_t moved = bytes_moved(kind, width, bytes / width).total();
+                const uint64_t moved =
+                    bytes_moved(kind, interop_bandwidth_width, bytes / interop_bandwidth_width).total();
                 try {
                     const Figure theirs = measure(ctx.device, kind, imported, bytes, plan);
                     const Figure mine = measure(ctx.device, kind, own, bytes, plan);

@@ -16,7 +16,7 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_there = 0x1a7e0001, seed_back = 0x1a7e0002;
+constexpr uint32_t interop_handoff_seed_there = 0x1a7e0001, interop_handoff_seed_back = 0x1a7e0002;
 
 struct Check {
     uint64_t mismatches = 0;
@@ -64,10 +64,10 @@ class InteropHandoffProbe final : public Probe {
             r.byte_counting = "lanes (32-bit words) that read back different from what the other API wrote";
             try {
                 interop::Shared shared = interop::share(pair, ctx.device, bytes);
-                const Check there =
-                    hand_over(*pair.exporter, *shared.exported, ctx.device, *shared.imported, bytes, seed_there);
-                const Check back =
-                    hand_over(ctx.device, *shared.imported, *pair.exporter, *shared.exported, bytes, seed_back);
+                const Check there = hand_over(*pair.exporter, *shared.exported, ctx.device, *shared.imported, bytes,
+                                              interop_handoff_seed_there);
+                const Check back = hand_over(ctx.device, *shared.imported, *pair.exporter, *shared.exported, bytes,
+                                             interop_handoff_seed_back);
                 const uint64_t wrong = there.mismatches + back.mismatches;
                 r.value = static_cast<double>(wrong);
                 r.samples = {static_cast<double>(wrong)};

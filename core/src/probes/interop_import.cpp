@@ -19,7 +19,7 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed = 0x1a9b0001;
+constexpr uint32_t interop_import_seed = 0x1a9b0001;
 constexpr uint32_t repetitions = 5;
 
 std::vector<uint64_t> sizes_for(const ProbeOptions &options)
@@ -75,12 +75,12 @@ class InteropImportProbe final : public Probe {
     {
         std::vector<double> exports, imports, touches, totals;
         const uint64_t lanes = bytes / 4;
-        const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, seed, 0, lanes);
+        const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, interop_import_seed, 0, lanes);
         for (uint32_t rep = 0; rep < repetitions; ++rep) {
             std::unique_ptr<Buffer> exported =
                 pair.exportable_alloc ? allocate_exportable(*pair.exporter, pair.kind, bytes, VRB_EXTERNAL_OPAQUE_FD)
                                       : pair.exporter->allocate(pair.kind, bytes);
-            fill_random(*pair.exporter, *exported, bytes, seed);
+            fill_random(*pair.exporter, *exported, bytes, interop_import_seed);
             const auto start = std::chrono::steady_clock::now();
             ExternalHandle handle = export_buffer(*exported);
             const auto exported_at = std::chrono::steady_clock::now();

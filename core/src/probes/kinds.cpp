@@ -6,9 +6,9 @@
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
-#include <vrambench/core/results/device_record.hpp>
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/results/device_record.hpp>
 
 #include <fmt/format.h>
 
@@ -18,8 +18,8 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_src = 0x5d01, seed_write = 0x5e01;
-constexpr uint32_t width = 16;
+constexpr uint32_t kinds_seed_src = 0x5d01, kinds_seed_write = 0x5e01;
+constexpr uint32_t kinds_width = 16;
 
 class KindsProbe final : public Probe {
   public:
@@ -68,7 +68,7 @@ class KindsProbe final : public Probe {
                 bytes = info.max_allocation_bytes / 4096 * 4096;
             auto result = [&](vrb_op_kind op) {
                 ProbeResult r = make_result(ctx, id());
-                r.parameters = {{"operation", op_name(op)},  {"element_bytes", width},
+                r.parameters = {{"operation", op_name(op)},  {"element_bytes", kinds_width},
                                 {"array_bytes", bytes},      {"memory_kind", module_string(info.name)},
                                 {"memory_kind_index", kind}, {"memory_flags", memory_flag_names(info.flags)},
                                 {"warmups", stream.warmups}, {"repetitions", stream.reps}};
@@ -87,7 +87,7 @@ class KindsProbe final : public Probe {
                 check_kind(ctx.record, kind, VRB_MEMORY_DEVICE_ACCESS);
                 src = ctx.device.acquire(kind, bytes);
                 dst = ctx.device.acquire(kind, bytes);
-                fill_random(ctx.device, *src, bytes, seed_src);
+                fill_random(ctx.device, *src, bytes, kinds_seed_src);
             } catch (const Error &e) {
                 ProbeResult r = result(VRB_OP_READ);
                 mark_run_failed(r, e);
@@ -99,12 +99,12 @@ class KindsProbe final : public Probe {
                              static_cast<double>(n) / order.size());
                 StreamPoint p;
                 p.kind = op;
-                p.element_bytes = width;
+                p.element_bytes = kinds_width;
                 p.src = op == VRB_OP_WRITE ? nullptr : src.get();
                 p.dst = op == VRB_OP_READ ? nullptr : dst.get();
                 p.bytes = bytes;
-                p.src_seed = seed_src;
-                p.write_seed = seed_write + kind;
+                p.src_seed = kinds_seed_src;
+                p.write_seed = kinds_seed_write + kind;
                 ProbeResult point = measure_stream_point(ctx, id(), p, pace);
                 ProbeResult r = result(op);
                 r.parameters["passes"] = point.parameters.value("passes", 1);

@@ -20,8 +20,8 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_b = 0x1001, seed_c = 0x2002, seed_a = 0x3003;
-constexpr uint32_t scalar = 3;
+constexpr uint32_t stream_seed_b = 0x1001, stream_seed_c = 0x2002, stream_seed_a = 0x3003;
+constexpr uint32_t stream_scalar = 3;
 
 constexpr std::array<vrb_op_kind, 7> stream_ops{VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY, VRB_OP_SCALE,
                                                 VRB_OP_ADD,  VRB_OP_TRIAD, VRB_OP_DOT};
@@ -49,9 +49,9 @@ class StreamProbe final : public Probe {
         auto b = ctx.device.acquire(kind, plan.bytes);
         auto c = ctx.device.acquire(kind, plan.bytes);
         // Pseudo-random data, so no memory compression can shrink what is moved.
-        fill_random(ctx.device, *a, plan.bytes, seed_a);
-        fill_random(ctx.device, *b, plan.bytes, seed_b);
-        fill_random(ctx.device, *c, plan.bytes, seed_c);
+        fill_random(ctx.device, *a, plan.bytes, stream_seed_a);
+        fill_random(ctx.device, *b, plan.bytes, stream_seed_b);
+        fill_random(ctx.device, *c, plan.bytes, stream_seed_c);
 
         const uint64_t lanes = plan.bytes / 4;
         std::optional<uint64_t> read_sum, dot_sum; // the same for every element width
@@ -62,8 +62,8 @@ class StreamProbe final : public Probe {
                 const std::string name(op_name(kind_op));
                 ctx.progress(fmt::format("{} {}B", name, width), static_cast<double>(step++) / steps);
                 vrb_operation op = make_operation(kind_op, width, plan.bytes / width);
-                op.scalar = scalar;
-                op.seed = seed_a + width;
+                op.scalar = stream_scalar;
+                op.seed = stream_seed_a + width;
                 op.dst = {a->handle(), 0};
                 op.src1 = {b->handle(), 0};
                 op.src2 = {c->handle(), 0};
@@ -103,14 +103,15 @@ class StreamProbe final : public Probe {
         if (kind == VRB_OP_READ || kind == VRB_OP_DOT) {
             auto &want = kind == VRB_OP_READ ? read_sum : dot_sum;
             if (!want)
-                want = kind == VRB_OP_READ ? reference_pattern_sum(VRB_PATTERN_RANDOM, seed_b, 0, lanes)
-                                           : reference_random_dot(seed_b, seed_c, 0, lanes);
+                want = kind == VRB_OP_READ ? reference_pattern_sum(VRB_PATTERN_RANDOM, stream_seed_b, 0, lanes)
+                                           : reference_random_dot(stream_seed_b, stream_seed_c, 0, lanes);
             if (out.checksum != *want) return fail(fmt::format("checksum {:#x}, expected {:#x}", out.checksum, *want));
             r.verification = {Verification::Status::passed, fmt::format("checksum {:#x} matches the host", *want)};
             return;
         }
-        const ExpectedLanes expected = kind == VRB_OP_WRITE ? expect_pattern(VRB_PATTERN_RANDOM, write_seed)
-                                                            : expect_stream(kind, seed_b, seed_c, scalar);
+        const ExpectedLanes expected = kind == VRB_OP_WRITE
+                                           ? expect_pattern(VRB_PATTERN_RANDOM, write_seed)
+                                           : expect_stream(kind, stream_seed_b, stream_seed_c, stream_scalar);
         const Mismatches m = compare_buffer(a, 0, lanes, expected);
         if (m.count)
             return fail(fmt::format("{} of {} lanes wrong; first at byte {:#x}: {:#010x}, expected {:#010x}", m.count,

@@ -18,8 +18,8 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed = 0x5701;
-constexpr uint32_t width = 4;
+constexpr uint32_t stride_seed = 0x5701;
+constexpr uint32_t stride_width = 4;
 
 class StrideProbe final : public Probe {
   public:
@@ -36,20 +36,21 @@ class StrideProbe final : public Probe {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
-        const std::vector<uint64_t> strides = stride_plan(ctx.options.suite, width);
-        const uint64_t bytes = stride_span(footprint, strides.back(), width);
-        const uint64_t elements = bytes / width;
+        const std::vector<uint64_t> strides = stride_plan(ctx.options.suite, stride_width);
+        const uint64_t bytes = stride_span(footprint, strides.back(), stride_width);
+        const uint64_t elements = bytes / stride_width;
         for (uint64_t s : strides)
             check_stride(s, elements);
-        if (ProbeResult declined = make_result(ctx, id()); !offered(ctx, declined, VRB_OP_STRIDED_READ, width, kind)) {
+        if (ProbeResult declined = make_result(ctx, id());
+            !offered(ctx, declined, VRB_OP_STRIDED_READ, stride_width, kind)) {
             declined.parameters = {{"operation", "strided-read"},
-                                   {"element_bytes", width},
+                                   {"element_bytes", stride_width},
                                    {"memory_kind", module_string(ctx.record.kinds.at(kind).name)}};
             ctx.emit(std::move(declined));
             return;
         }
         auto src = ctx.device.acquire(kind, bytes);
-        fill_random(ctx.device, *src, bytes, seed);
+        fill_random(ctx.device, *src, bytes, stride_seed);
 
         const CurvePlan pace = curve_pace(ctx.options);
         Curve curve("stride_elements", "elements");
@@ -58,18 +59,19 @@ class StrideProbe final : public Probe {
             ctx.progress(fmt::format("stride {}", s), static_cast<double>(i) / strides.size());
             ProbeResult point = make_result(ctx, id());
             // Every s-th element, as many as the footprint needs and the buffer holds.
-            const uint64_t count = stride_count(footprint.bytes, s, width, elements);
-            vrb_operation op = make_operation(VRB_OP_STRIDED_READ, width, count);
+            const uint64_t count = stride_count(footprint.bytes, s, stride_width, elements);
+            vrb_operation op = make_operation(VRB_OP_STRIDED_READ, stride_width, count);
             op.stride = s;
             op.src1 = {src->handle(), 0};
-            const uint64_t touched = stride_footprint(count, s, width);
+            const uint64_t touched = stride_footprint(count, s, stride_width);
             nlohmann::json detail = {{"elements_read", op.count}, {"footprint_bytes", touched}};
             try {
                 const PointTiming t = time_point(ctx.device, op, pace.warmups, pace.reps, pace.target_seconds);
-                set_bandwidth(point, t.timing, bytes_moved(VRB_OP_STRIDED_READ, width, op.count).total() * t.passes,
-                              ctx, touched);
+                set_bandwidth(point, t.timing,
+                              bytes_moved(VRB_OP_STRIDED_READ, stride_width, op.count).total() * t.passes, ctx,
+                              touched);
                 detail["passes"] = t.passes;
-                const uint64_t want = reference_strided_sum(seed, s, op.count);
+                const uint64_t want = reference_strided_sum(stride_seed, s, op.count);
                 if (t.timing.output.checksum != want)
                     mark_verification_failed(
                         point, fmt::format("checksum {:#x}, expected {:#x}", t.timing.output.checksum, want));
@@ -82,7 +84,7 @@ class StrideProbe final : public Probe {
         }
         ProbeResult r = make_result(ctx, id());
         r.parameters = {{"operation", "strided-read"},
-                        {"element_bytes", width},
+                        {"element_bytes", stride_width},
                         {"array_bytes", bytes},
                         {"strides", strides},
                         {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},

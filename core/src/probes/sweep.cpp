@@ -5,8 +5,8 @@
 #include "probe_plans.hpp"
 #include "stream_point.hpp"
 
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 
 #include <fmt/format.h>
 
@@ -16,8 +16,8 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_src = 0x5101, seed_write = 0x5201;
-constexpr uint32_t width = 16;
+constexpr uint32_t sweep_seed_src = 0x5101, sweep_seed_write = 0x5201;
+constexpr uint32_t sweep_width = 16;
 
 class SweepProbe final : public Probe {
   public:
@@ -47,7 +47,7 @@ class SweepProbe final : public Probe {
         ctx.progress("allocating " + format_size(sizes.back()) + " x 2", 0);
         auto src = ctx.device.acquire(kind, sizes.back());
         auto dst = ctx.device.acquire(kind, sizes.back());
-        fill_random(ctx.device, *src, sizes.back(), seed_src);
+        fill_random(ctx.device, *src, sizes.back(), sweep_seed_src);
 
         const auto caches = plan_caches(ctx.record, std::max<uint32_t>(ctx.record.info.compute_units, 1));
         const Pace pace{plan.warmups, plan.reps, plan.target_seconds};
@@ -61,18 +61,18 @@ class SweepProbe final : public Probe {
                              static_cast<double>(step++) / (ops.size() * sizes.size()));
                 StreamPoint p;
                 p.kind = op;
-                p.element_bytes = width;
+                p.element_bytes = sweep_width;
                 p.src = op == VRB_OP_WRITE ? nullptr : src.get();
                 p.dst = op == VRB_OP_READ ? nullptr : dst.get();
                 p.bytes = op == VRB_OP_COPY ? x / 2 : x;
-                p.src_seed = seed_src;
-                p.write_seed = seed_write + static_cast<uint32_t>(i);
+                p.src_seed = sweep_seed_src;
+                p.write_seed = sweep_seed_write + static_cast<uint32_t>(i);
                 const ProbeResult point = measure_stream_point(ctx, id(), p, pace);
                 curve.add(static_cast<double>(x), point, {{"passes", point.parameters.value("passes", 1)}});
             }
             ProbeResult r = make_result(ctx, id());
             r.parameters = {{"operation", op_name(op)},
-                            {"element_bytes", width},
+                            {"element_bytes", sweep_width},
                             {"from_bytes", sizes.front()},
                             {"to_bytes", sizes.back()},
                             {"points", sizes.size()},

@@ -5,9 +5,9 @@
 #include "curve_probes.hpp"
 #include "probe_plans.hpp"
 
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
@@ -21,7 +21,7 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_src = 0x6101, seed_scramble = 0x6201;
+constexpr uint32_t transfer_seed_src = 0x6101, transfer_seed_scramble = 0x6201;
 
 struct Route {
     std::string name; // "host-to-device", ...
@@ -161,15 +161,15 @@ class TransferProbe final : public Probe {
                 if (route.both) {
                     src2 = ctx.device.acquire(route.dst, sizes.back());
                     dst2 = ctx.device.acquire(route.src, sizes.back());
-                    upload_random(*src2, sizes.back(), seed_src + 1);
+                    upload_random(*src2, sizes.back(), transfer_seed_src + 1);
                 }
-                upload_random(*src, sizes.back(), seed_src);
+                upload_random(*src, sizes.back(), transfer_seed_src);
                 for (std::size_t i = 0; i < sizes.size(); ++i) {
                     const uint64_t bytes = sizes[i];
                     ctx.progress(fmt::format("{} {}", route.name, format_size(bytes)),
                                  (n + static_cast<double>(i) / sizes.size()) / all.size());
-                    curve.add(static_cast<double>(bytes),
-                              measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(), seed_scramble + i));
+                    curve.add(static_cast<double>(bytes), measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(),
+                                                                  transfer_seed_scramble + i));
                 }
             } catch (const Error &e) {
                 mark_run_failed(r, e);
@@ -201,9 +201,9 @@ class TransferProbe final : public Probe {
             // A copy touches its source and its destination: twice the bytes, per direction.
             set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,
                           2 * bytes * directions);
-            Mismatches m = compare_buffer(dst, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src));
+            Mismatches m = compare_buffer(dst, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, transfer_seed_src));
             if (!m.count && dst2)
-                m = compare_buffer(*dst2, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, seed_src + 1));
+                m = compare_buffer(*dst2, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, transfer_seed_src + 1));
             if (m.count)
                 mark_verification_failed(point,
                                          fmt::format("{} lanes wrong; first at byte {:#x}", m.count, m.first * 4));

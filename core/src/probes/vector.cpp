@@ -4,8 +4,8 @@
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@ namespace vrb {
 
 namespace {
 
-constexpr uint32_t seed_src = 0x5b01, seed_write = 0x5c01;
+constexpr uint32_t vector_seed_src = 0x5b01, vector_seed_write = 0x5c01;
 
 class VectorProbe final : public Probe {
   public:
@@ -31,7 +31,7 @@ class VectorProbe final : public Probe {
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
         auto src = ctx.device.acquire(kind, stream.bytes);
         auto dst = ctx.device.acquire(kind, stream.bytes);
-        fill_random(ctx.device, *src, stream.bytes, seed_src);
+        fill_random(ctx.device, *src, stream.bytes, vector_seed_src);
         const Pace pace{stream.warmups, stream.reps, 1e-3};
         std::size_t step = 0;
         for (vrb_op_kind op : {VRB_OP_READ, VRB_OP_COPY}) {
@@ -43,8 +43,8 @@ class VectorProbe final : public Probe {
                 p.src = src.get();
                 p.dst = op == VRB_OP_COPY ? dst.get() : nullptr;
                 p.bytes = stream.bytes;
-                p.src_seed = seed_src;
-                p.write_seed = seed_write + width;
+                p.src_seed = vector_seed_src;
+                p.write_seed = vector_seed_write + width;
                 ProbeResult r = measure_stream_point(ctx, id(), p, pace);
                 const auto passes = r.parameters.value("passes", 1);
                 r.parameters = {{"operation", op_name(op)},

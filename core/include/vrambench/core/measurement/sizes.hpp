@@ -7,6 +7,8 @@
 
 namespace vrb {
 
+inline constexpr uint64_t KiB = uint64_t(1) << 10, MiB = uint64_t(1) << 20, GiB = uint64_t(1) << 30;
+
 // Parses a positive size in bytes. Throws UsageError naming the text on anything
 // else: empty, zero, negative, not a number, a fraction of a byte, or past 2^63.
 uint64_t parse_size(std::string_view text);
