@@ -1,6 +1,7 @@
 #include "device.hpp"
 
 #include "device_info.hpp"
+#include "geometry.hpp"
 #include "segments.hpp"
 
 #include <vrambench/plugin_support.hpp>
@@ -103,16 +104,7 @@ void Device::check_cancelled() const
 
 uint64_t Device::groups_for(uint64_t items, uint32_t passes) const
 {
-    // On a CPU a group's block is at least 4096 elements, so a group costs far more
-    // than its launch; on a GPU every work-item has an element.
-    const uint64_t per_group = cpu_ ? std::max<uint64_t>(local_size_, 4096) : local_size_;
-    const uint64_t needed = (items + per_group - 1) / per_group;
-    // A CPU work-item makes all its passes over its block before the next block: with
-    // many small blocks each pass would find its block still in the core's nearest
-    // cache. One block per compute unit re-reads each core's share of the whole
-    // operation, what a pass over all of it re-reads.
-    const bool passes_per_unit = cpu_ && passes > 1 && !options_.max_groups;
-    return std::clamp<uint64_t>(needed, 1, passes_per_unit ? compute_units_ : max_groups_);
+    return launch_groups({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, items, passes);
 }
 
 cl_mem Device::results(uint64_t slots)
