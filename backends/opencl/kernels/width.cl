@@ -88,9 +88,9 @@ ulong FN(lane_total)(ELEM t, ELEM h)
         if (get_local_id(0) == 0) results[slot + get_group_id(0)] = (ulong2)(sum, 0);                          \
     }
 
-// DOT reads two arrays: four runs of each keep as many streams as READ's eight.
 LANE_REDUCTION(read, 8u, vload16(0, a + i), (ulong)a[i])
-// DOT's kernel is product_sum: an OpenCL C compiler may define `dot` as a macro.
+// DOT's kernel is product_sum: an OpenCL C compiler may define `dot` as a macro. It
+// reads two arrays: four runs of each keep as many streams as READ's eight.
 LANE_REDUCTION(product_sum, 4u, vload16(0, a + i) * vload16(0, b + i), (ulong)(a[i] * b[i]))
 #undef LANE_REDUCTION
 #else
