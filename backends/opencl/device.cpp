@@ -1,6 +1,7 @@
 #include "device.hpp"
 
 #include "device_info.hpp"
+#include "geometry.hpp"
 #include "segments.hpp"
 
 #include <vrambench/plugin_support.hpp>
@@ -50,6 +51,7 @@ Device::Device(const DeviceEntry &entry, const std::string &id, const vrb_host_t
     // A CPU driver hands work-groups to its threads as they come free: many small
     // blocks keep every core busy to the end even when another process takes one away.
     max_groups_ = options_.max_groups ? options_.max_groups : uint64_t(units) * (cpu_ ? 256 : 32);
+    compute_units_ = units;
     const auto svm = device_value_or<cl_device_svm_capabilities>(device_, CL_DEVICE_SVM_CAPABILITIES).value_or(0);
     kinds_ = memory_kinds(uses_host_memory(device_), svm);
 
@@ -100,13 +102,9 @@ void Device::check_cancelled() const
         plugin::fail(VRB_ERROR_CANCELLED, "cancelled by the host");
 }
 
-uint64_t Device::groups_for(uint64_t items) const
+uint64_t Device::groups_for(uint64_t items, uint32_t passes) const
 {
-    // On a CPU a group's block is at least 4096 elements, so a group costs far more
-    // than its launch; on a GPU every work-item has an element.
-    const uint64_t per_group = cpu_ ? std::max<uint64_t>(local_size_, 4096) : local_size_;
-    const uint64_t needed = (items + per_group - 1) / per_group;
-    return std::clamp<uint64_t>(needed, 1, max_groups_);
+    return launch_groups({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, items, passes);
 }
 
 cl_mem Device::results(uint64_t slots)

@@ -44,7 +44,7 @@ class Device {
     // A results buffer of at least `slots` two-word slots.
     cl_mem results(uint64_t slots);
     std::vector<cl_ulong> read_results(uint64_t slots);
-    uint64_t groups_for(uint64_t items) const;
+    uint64_t groups_for(uint64_t items, uint32_t passes) const;
 
     const vrb_host_table *host_;
     std::string id_;
@@ -55,6 +55,7 @@ class Device {
     uint64_t segment_bytes_ = 0;
     uint32_t local_size_ = 1;
     uint64_t max_groups_ = 1;
+    uint64_t compute_units_ = 1;
     std::vector<MemoryKind> kinds_;
     ContextHandle context_;
     QueueHandle queue_;

@@ -88,17 +88,17 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     const std::vector<Piece> pieces = pieces_of(op.count, e, segment_bytes_, walks, buffers);
 
     cl_kernel kernel = program_->kernel(std::string(shape.kernel) + "_w" + std::to_string(lanes));
+    const cl_uint passes = plugin::operation_passes(op);
     std::vector<uint64_t> groups(pieces.size()), slots(pieces.size());
     uint64_t total_slots = 0;
     for (std::size_t p = 0; p < pieces.size(); ++p) {
-        groups[p] = groups_for(pieces[p].count);
+        groups[p] = groups_for(pieces[p].count, passes);
         slots[p] = total_slots;
         total_slots += groups[p];
     }
     if (total_slots > std::numeric_limits<cl_uint>::max())
         plugin::fail(VRB_ERROR_UNSUPPORTED, "OpenCL: an operation of " + std::to_string(pieces.size()) + " pieces");
     cl_mem result_mem = results(total_slots);
-    const cl_uint passes = plugin::operation_passes(op);
     const cl_uint pattern = op.kind == VRB_OP_WRITE ? cl_uint(VRB_PATTERN_RANDOM) : op.pattern;
 
     for (std::size_t r = 0; r < seconds.size(); ++r) {
@@ -212,7 +212,7 @@ void Device::run_gather_or_chase(const vrb_operation &op, std::span<double> seco
     std::vector<uint64_t> groups(pieces.size()), slots(pieces.size());
     uint64_t total_slots = 0;
     for (std::size_t p = 0; p < pieces.size(); ++p) {
-        groups[p] = groups_for(pieces[p].count);
+        groups[p] = groups_for(pieces[p].count, passes);
         slots[p] = total_slots;
         total_slots += groups[p];
     }

@@ -3,7 +3,7 @@
 //                                      of two, at least 4096), so small buffers take the
 //                                      paths of buffers past CL_DEVICE_MAX_MEM_ALLOC_SIZE
 //   VRAMBENCH_OPENCL_LOCAL_SIZE=n      the work-group width (a power of two)
-//   VRAMBENCH_OPENCL_GROUPS=n          the most work-groups per launch
+//   VRAMBENCH_OPENCL_GROUPS=n          the most work-groups per launch, whatever the passes
 #pragma once
 
 #include <cstdint>

@@ -28,6 +28,17 @@
     const ulong walk_step = get_global_size(0)
 #endif
 
+#ifdef CPU_TUNED
+// The exact total of 16 lanes kept as running sums t (mod 2^32) and high halves h.
+ulong lane_total16(uint16 t, uint16 h)
+{
+    const uint16 low = t - (h << 16);
+    const ulong8 w =
+        convert_ulong8(low.lo) + convert_ulong8(low.hi) + ((convert_ulong8(h.lo) + convert_ulong8(h.hi)) << 16);
+    return w.s0 + w.s1 + w.s2 + w.s3 + w.s4 + w.s5 + w.s6 + w.s7;
+}
+#endif
+
 #define PASS_COUNT (passes > 1u ? passes : 1u)
 
 // Every result slot is two words: (sum, faults) for sums, (mismatches, first

@@ -1,0 +1,21 @@
+#include "geometry.hpp"
+
+#include <algorithm>
+
+namespace vrb::opencl {
+
+uint64_t launch_groups(const Geometry &g, uint64_t items, uint32_t passes)
+{
+    // On a CPU a group's block is at least 4096 elements, so a group costs far more
+    // than its launch; on a GPU every work-item has an element.
+    const uint64_t per_group = g.cpu ? std::max<uint64_t>(g.local_size, 4096) : g.local_size;
+    const uint64_t needed = (items + per_group - 1) / per_group;
+    // A CPU work-item makes all its passes over its block before the next block: with
+    // many small blocks each pass would find its block still in the core's nearest
+    // cache. One block per compute unit re-reads each core's share of the whole
+    // operation, what a pass over all of it re-reads.
+    const bool per_unit = g.cpu && passes > 1 && !g.groups_chosen;
+    return std::clamp<uint64_t>(needed, 1, std::max<uint64_t>(per_unit ? g.compute_units : g.max_groups, 1));
+}
+
+} // namespace vrb::opencl

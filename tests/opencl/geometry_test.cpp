@@ -1,0 +1,43 @@
+// How many work-groups a launch uses on a CPU and on a GPU, with and without passes.
+#include "geometry.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace vrb::opencl;
+
+namespace {
+const Geometry cpu{true, 1, 512, 2, false};
+const Geometry gpu{false, 256, 64 * 32, 64, false};
+} // namespace
+
+TEST(OpenclGeometry, OnePassOnACpuSpreadsBlocksOfAtLeast4096ElementsOverManyGroups)
+{
+    EXPECT_EQ(launch_groups(cpu, 1, 1), 1u);
+    EXPECT_EQ(launch_groups(cpu, 4096, 1), 1u);
+    EXPECT_EQ(launch_groups(cpu, 4097, 0), 2u);
+    EXPECT_EQ(launch_groups(cpu, 64 * 4096, 1), 64u);
+    EXPECT_EQ(launch_groups(cpu, uint64_t(1) << 30, 1), 512u);
+}
+
+TEST(OpenclGeometry, SeveralPassesOnACpuGiveOneBlockPerComputeUnit)
+{
+    EXPECT_EQ(launch_groups(cpu, 64 * 4096, 2), 2u);
+    EXPECT_EQ(launch_groups(cpu, uint64_t(1) << 30, 1000), 2u);
+    // Fewer blocks than units stay as few: a block is never under 4096 elements.
+    EXPECT_EQ(launch_groups(cpu, 100, 5), 1u);
+}
+
+TEST(OpenclGeometry, ChosenGroupsHoldWhateverThePasses)
+{
+    const Geometry chosen{true, 1, 8, 2, true};
+    EXPECT_EQ(launch_groups(chosen, 64 * 4096, 1), 8u);
+    EXPECT_EQ(launch_groups(chosen, 64 * 4096, 7), 8u);
+}
+
+TEST(OpenclGeometry, AGpuGivesEveryWorkItemAnElementWhateverThePasses)
+{
+    EXPECT_EQ(launch_groups(gpu, 1, 1), 1u);
+    EXPECT_EQ(launch_groups(gpu, 257, 1), 2u);
+    EXPECT_EQ(launch_groups(gpu, 256 * 100, 9), 100u);
+    EXPECT_EQ(launch_groups(gpu, uint64_t(1) << 30, 9), 64u * 32);
+}
