@@ -82,6 +82,24 @@ TEST(Cli, InteropProbesShareMemoryVulkanToVulkanAndHostToVulkanAndValidate)
     EXPECT_TRUE(sync_skipped);
 }
 
+TEST(Cli, InteropSyncTimesSemaphoreRoundTripsBetweenTwoModulesInTheirWorkerAndValidates)
+{
+    const auto file = temp_dir() / "sync.json";
+    const auto r = vrambench({"run", "--plugin", MOCK_SEMA_PATH, "--plugin", MOCK_SEMB_PATH, "--backend", "sema",
+                              "--device", "sema:0", "--suite", "quick", "--probe", "interop.sync", "-o",
+                              file.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    const auto doc = vrb::read_result_file(file);
+    const auto violation = vrb::validate_result_json(doc);
+    EXPECT_FALSE(violation) << violation->path << ": " << violation->message;
+    std::set<std::string> timed;
+    for (const auto &result : doc["results"])
+        if (result["probe"] == "interop.sync" && result["verification"]["status"] == "passed" &&
+            result["value"].get<double>() > 0)
+            timed.insert(result["parameters"]["pair"].get<std::string>());
+    EXPECT_EQ(timed, (std::set<std::string>{"sema->sema", "semb->sema"})) << doc["results"].dump(1);
+}
+
 TEST(Cli, ListsAnUnavailableBackendWithWhyAndStillSucceeds)
 {
     const auto r = vrambench({"list", "--plugin", MOCK_UNAVAILABLE_PATH});
@@ -102,7 +120,7 @@ TEST(Cli, ListsAModuleOfAnotherAbiAsFailedNamingBothVersions)
 {
     const auto r = vrambench({"list", "--plugin", MOCK_WRONG_MAJOR_PATH});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("module speaks 2.0, this vrambench speaks 1.3"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("module speaks 2.0, this vrambench speaks 1.4"), std::string::npos) << r.out;
 }
 
 TEST(Cli, DescribesOneDeviceInFull)
