@@ -2,23 +2,24 @@
 // validation layer on and the host module loaded beside it as a partner: vulkan->vulkan
 // through an opaque fd and host->vulkan through a host pointer verify both ways, the
 // bandwidth on imported memory is measured beside the device's own, sync is skipped with
-// its reason, and no probe leaves a file descriptor open.
+// lavapipe's reason, bad semaphore handles are refused before the driver sees them, and
+// no probe leaves a file descriptor open.
 #include <vrambench/core/modules/external.hpp>
 #include <vrambench/core/modules/external_semaphore.hpp>
-#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fcntl.h>
-#include <unistd.h>
-#include <filesystem>
 #include <cstring>
+#include <fcntl.h>
+#include <filesystem>
 #include <map>
 #include <string>
+#include <unistd.h>
 
 #ifdef VRAMBENCH_VULKAN_MODULE
 
@@ -133,14 +134,21 @@ TEST_F(InteropProbes, ImportTimesExportImportAndFirstTouchAndVerifiesTheFirstRea
     }
 }
 
-TEST_F(InteropProbes, SyncIsSkippedWithItsReasonForEveryPair)
+// lavapipe (Mesa 22.3) offers no exportable timeline semaphore: the pair forms (the
+// module has the slots) and is skipped with the driver's own answers.
+TEST_F(InteropProbes, SyncOnLavapipeIsSkippedWithTheDriversAnswers)
 {
     const auto results = run("interop.sync");
-    ASSERT_EQ(results.size(), 2u);
-    for (const auto &r : results) {
-        EXPECT_EQ(r.status, vrb::ProbeResult::Status::skipped);
-        EXPECT_NE(r.error.value_or("").find("no external semaphore"), std::string::npos) << r.error.value_or("");
-    }
+    ASSERT_EQ(results.size(), 1u) << "vulkan->vulkan only: the host module has no semaphore slots";
+    const vrb::ProbeResult &r = results[0];
+    EXPECT_EQ(r.parameters.at("pair"), "vulkan->vulkan");
+    EXPECT_EQ(r.status, vrb::ProbeResult::Status::skipped);
+    const std::string why = r.error.value_or("");
+    for (const char *words :
+         {"cannot share a timeline semaphore as an opaque fd: vkGetPhysicalDeviceExternalSemaphoreProperties answered "
+          "externalSemaphoreFeatures 0x0 (neither exportable nor importable), compatibleHandleTypes 0x0",
+          "the device does not offer VK_KHR_external_semaphore_fd"})
+        EXPECT_NE(why.find(words), std::string::npos) << why;
 }
 
 TEST_F(InteropProbes, AHandleOfAnotherCardIsRefusedAndItsFdClosedByTheCaller)
