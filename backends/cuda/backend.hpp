@@ -7,6 +7,7 @@
 #include "gpu_resources.hpp"
 #include "kernels.hpp"
 
+#include <vrambench/external_handle.hpp>
 #include <vrambench/plugin.h>
 
 #include <array>
@@ -18,6 +19,7 @@
 
 struct vrb_device;
 struct vrb_buffer;
+struct vrb_semaphore;
 
 struct vrb_context {
     explicit vrb_context(const vrb_host_table *host);
@@ -69,6 +71,11 @@ struct vrb_device {
     // external_memory.cpp
     std::unique_ptr<vrb_buffer> alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t handle_type);
     std::unique_ptr<vrb_buffer> import_buffer(const vrb_external_handle &handle, uint32_t kind);
+    // external_semaphore.cpp: the runtimes import timeline semaphores but export none.
+    std::unique_ptr<vrb_semaphore> create_exportable_semaphore(uint32_t handle_type);
+    std::unique_ptr<vrb_semaphore> import_semaphore(const vrb_external_handle &handle);
+    void signal(vrb_semaphore &semaphore, uint64_t value);
+    void device_wait(vrb_semaphore &semaphore, uint64_t value);
 
     vrb_context *context = nullptr;
     int ordinal = 0;
@@ -116,6 +123,24 @@ struct vrb_buffer {
     void *copy_address() const { return host ? host : device_address; }
 };
 
+// A timeline semaphore another API exported, imported through the runtime
+// (external_semaphore.cpp). Signals and waits go on the device's stream; a host wait,
+// which the runtimes cannot make on an imported semaphore, is a device wait on a stream
+// of its own whose event the host watches.
+struct vrb_semaphore {
+    ~vrb_semaphore();
+
+    vrb_device &owner() const { return *device; }
+    void export_handle(vrb_external_handle &handle);
+    void host_wait(uint64_t value, uint64_t timeout_ns);
+
+    vrb_device *device = nullptr;
+    int ordinal = 0;
+    vrb::gpu::Stream host_wait_stream; // declared before the semaphore: destroyed after it
+    vrb::gpu::Event reached;
+    vrb::gpu::Held<vrb::gpu::ExternalSemaphoreHandle> semaphore;
+};
+
 namespace vrb::gpu {
 
 // runtime.cpp
@@ -127,5 +152,7 @@ std::string kernel_driver_version(); // empty where the kernel driver does not s
 
 // external_memory.cpp
 CardIdentity card_identity(int ordinal);
+// What an imported handle's UUIDs are checked against.
+plugin::ImporterIdentity importer_of(const vrb_device &device);
 
 } // namespace vrb::gpu

@@ -52,17 +52,6 @@ std::unique_ptr<vrb_buffer> new_buffer(vrb_device &device, uint32_t kind, uint64
     return buffer;
 }
 
-plugin::ImporterIdentity importer_of(const vrb_device &device)
-{
-    plugin::ImporterIdentity identity;
-    identity.api = kApiName;
-    identity.uuids_known = device.identity.uuid_known;
-    identity.device_uuid = &device.identity.uuid;
-    identity.driver_uuid = &device.identity.driver;
-    identity.device_name = device.identity.name;
-    return identity;
-}
-
 std::unique_ptr<vrb_buffer> import_fd(vrb_device &device, const vrb_external_handle &h)
 {
     if (h.type != VRB_EXTERNAL_OPAQUE_FD)
@@ -100,6 +89,17 @@ std::unique_ptr<vrb_buffer> import_host(vrb_device &device, const vrb_external_h
 }
 
 } // namespace
+
+plugin::ImporterIdentity importer_of(const vrb_device &device)
+{
+    plugin::ImporterIdentity identity;
+    identity.api = kApiName;
+    identity.uuids_known = device.identity.uuid_known;
+    identity.device_uuid = &device.identity.uuid;
+    identity.driver_uuid = &device.identity.driver;
+    identity.device_name = device.identity.name;
+    return identity;
+}
 
 CardIdentity card_identity(int ordinal)
 {

@@ -177,4 +177,17 @@ inline AccessDesc read_write_access(int device)
     return access;
 }
 
+inline void set_timeline_semaphore_fd(cudaExternalSemaphoreHandleDesc &desc)
+{
+    desc.type = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd;
+}
+// CUDA 11.2 brought timeline semaphores to cudaImportExternalSemaphore; the runtime is
+// linked in, so the driver decides.
+inline std::string timeline_semaphore_gap(int driver_version, int)
+{
+    if (driver_version >= 11020) return {};
+    return "the CUDA driver " + format_version(driver_version) +
+           " imports no timeline semaphore (cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd needs 11.2)";
+}
+
 } // namespace vrb::gpu::vendor

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <string>
 
 // Every runtime call gpu_runtime.hpp makes is `hip` + the name both runtimes share;
@@ -183,6 +184,24 @@ inline AccessDesc read_write_access(int device)
     access.location.id = device;
     access.flags = hipMemAccessFlagsProtReadWrite;
     return access;
+}
+
+// HIP 5's headers name only binary semaphore types, and their enum cannot hold the value
+// ROCm later gives hipExternalSemaphoreHandleTypeTimelineSemaphoreFd (CUDA's, 9): it is
+// written as the int the field is. It is passed only to a runtime of HIP 6 or later,
+// which is asked at run time (timeline_semaphore_gap).
+inline void set_timeline_semaphore_fd(hipExternalSemaphoreHandleDesc &desc)
+{
+    static_assert(sizeof desc.type == sizeof(int), "the handle type is an int in the runtime's ABI");
+    const int timeline_fd = 9;
+    std::memcpy(&desc.type, &timeline_fd, sizeof timeline_fd);
+}
+inline std::string timeline_semaphore_gap(int, int runtime_version)
+{
+    if (runtime_version >= 60000000) return {};
+    return "HIP " + format_version(runtime_version) +
+           " imports only binary opaque-fd semaphores (hipExternalSemaphoreHandleTypeOpaqueFd), no timeline "
+           "semaphore: that needs HIP 6";
 }
 
 } // namespace vrb::gpu::vendor

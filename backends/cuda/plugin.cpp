@@ -10,7 +10,7 @@
 
 namespace {
 
-const vrb_plugin_table table = vrb::plugin::make_table<vrb_context, vrb_device, vrb_buffer>(
+const vrb_plugin_table table = vrb::plugin::make_table<vrb_context, vrb_device, vrb_buffer, vrb_semaphore>(
     {vrb::gpu::kBackendName, vrb::gpu::kDescription, VRB_MODULE_VERSION});
 
 } // namespace

@@ -4,6 +4,7 @@ set(VRAMBENCH_GPU_HOST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_info.cpp
   ${CMAKE_CURRENT_LIST_DIR}/external_memory.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/external_semaphore.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_errors.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_resources.cpp
   ${CMAKE_CURRENT_LIST_DIR}/launch_geometry.cpp

@@ -54,20 +54,45 @@ void Fence::wait() const
     check(result, "waiting for the device");
 }
 
-void submit(VkQueue queue, const CommandBuffer &commands, VkFence fence)
+void submit(VkQueue queue, VkCommandBuffer commands, VkFence fence, std::span<const PendingWait> waits,
+            VkSemaphore signal, uint64_t signal_value)
 {
-    const VkCommandBuffer buffer = commands.get();
+    std::vector<VkSemaphore> waited;
+    std::vector<uint64_t> values;
+    for (const PendingWait &wait : waits) {
+        waited.push_back(wait.semaphore);
+        values.push_back(wait.value);
+    }
+    // Every stage waits: the commands behind a wait may copy, dispatch or only signal.
+    const std::vector<VkPipelineStageFlags> stages(waited.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+    VkTimelineSemaphoreSubmitInfo timeline{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    timeline.waitSemaphoreValueCount = static_cast<uint32_t>(values.size());
+    timeline.pWaitSemaphoreValues = values.data();
+    timeline.signalSemaphoreValueCount = signal != VK_NULL_HANDLE ? 1 : 0;
+    timeline.pSignalSemaphoreValues = &signal_value;
     VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    info.commandBufferCount = 1;
-    info.pCommandBuffers = &buffer;
+    // Only with semaphores: a device without timeline semaphores knows no such struct.
+    if (!waited.empty() || signal != VK_NULL_HANDLE) info.pNext = &timeline;
+    info.waitSemaphoreCount = static_cast<uint32_t>(waited.size());
+    info.pWaitSemaphores = waited.data();
+    info.pWaitDstStageMask = stages.data();
+    info.commandBufferCount = commands != VK_NULL_HANDLE ? 1 : 0;
+    info.pCommandBuffers = &commands;
+    info.signalSemaphoreCount = signal != VK_NULL_HANDLE ? 1 : 0;
+    info.pSignalSemaphores = &signal;
     check(vkQueueSubmit(queue, 1, &info, fence), "submitting work to the device");
+}
+
+void submit(Device &device, VkQueue queue, const CommandBuffer &commands, VkFence fence)
+{
+    submit(queue, commands.get(), fence, device.take_pending_waits());
 }
 
 double submit_and_wait(Device &device, VkQueue queue, const CommandBuffer &commands)
 {
     const Fence fence(device.handle());
     const auto start = std::chrono::steady_clock::now();
-    submit(queue, commands, fence.get());
+    submit(device, queue, commands, fence.get());
     fence.wait();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -1,10 +1,14 @@
 // Command buffers and their submission: record, submit to one queue, wait on a fence.
-// Every submission is waited for before the ABI call returns, so no work of the
-// backend outlives the call that started it.
+// Every submission of work is waited for before the ABI call returns, so no work of the
+// backend outlives the call that started it; only a semaphore signal (semaphore.hpp)
+// is left to the device. Every submission first waits for the device-side waits the
+// host gave before it (semaphore_device_wait).
 #pragma once
 
 #include "handles.hpp"
 
+#include <cstdint>
+#include <span>
 #include <vector>
 
 namespace vrb::vulkan {
@@ -42,7 +46,18 @@ class Fence {
     Owned<VkFence> fence_;
 };
 
-void submit(VkQueue queue, const CommandBuffer &commands, VkFence fence);
+// A timeline semaphore value a submission waits for before its commands run.
+struct PendingWait {
+    VkSemaphore semaphore;
+    uint64_t value;
+};
+
+// `commands` may be VK_NULL_HANDLE (a batch of semaphore operations only); `signal`, when
+// not VK_NULL_HANDLE, is set to signal_value once the batch is done.
+void submit(VkQueue queue, VkCommandBuffer commands, VkFence fence, std::span<const PendingWait> waits,
+            VkSemaphore signal = VK_NULL_HANDLE, uint64_t signal_value = 0);
+// Waits for the device's pending device-side waits first.
+void submit(Device &device, VkQueue queue, const CommandBuffer &commands, VkFence fence);
 
 // Submits and waits; returns the seconds the host waited, from just before the submission.
 double submit_and_wait(Device &device, VkQueue queue, const CommandBuffer &commands);

@@ -105,6 +105,8 @@ Device::Device(Context &context, uint32_t index)
     if (v12) {
         features12.hostQueryReset = physical_.host_query_reset;
         features12.shaderStorageBufferArrayNonUniformIndexing = physical_.nonuniform_storage_buffer_indexing;
+        // Semaphores other devices and APIs share (semaphore.hpp) are timeline semaphores.
+        features12.timelineSemaphore = physical_.timeline_semaphore;
         host_query_reset_ = physical_.host_query_reset;
     }
     std::vector<const char *> extensions;
@@ -115,6 +117,8 @@ Device::Device(Context &context, uint32_t index)
     if (calibrated_timestamps_) extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
     // Sharing memory with other APIs and devices, where the driver offers it.
     for (const char *name : external_memory_extensions(physical_))
+        extensions.push_back(name);
+    for (const char *name : external_semaphore_extensions(physical_))
         extensions.push_back(name);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
@@ -225,6 +229,43 @@ std::unique_ptr<Buffer> Device::import_buffer(const vrb_external_handle &handle,
 std::unique_ptr<Buffer> Device::alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t handle_type)
 {
     return context_.validation().watch([&] { return allocate_exportable(*this, kind, bytes, handle_type); });
+}
+
+std::unique_ptr<Semaphore> Device::create_exportable_semaphore(uint32_t handle_type)
+{
+    return context_.validation().watch([&] { return vulkan::create_exportable_semaphore(*this, handle_type); });
+}
+
+std::unique_ptr<Semaphore> Device::import_semaphore(const vrb_external_handle &handle)
+{
+    return context_.validation().watch([&] { return vulkan::import_semaphore(*this, handle); });
+}
+
+void Device::signal(Semaphore &semaphore, uint64_t value)
+{
+    context_.validation().watch([&] {
+        const std::vector<PendingWait> waits = take_pending_waits();
+        submit(queue(queue_plan_.compute), VK_NULL_HANDLE, VK_NULL_HANDLE, waits, semaphore.get(), value);
+    });
+}
+
+void Device::device_wait(Semaphore &semaphore, uint64_t value)
+{
+    pending_waits_.emplace_back(&semaphore, PendingWait{semaphore.get(), value});
+}
+
+std::vector<PendingWait> Device::take_pending_waits()
+{
+    std::vector<PendingWait> waits;
+    for (const auto &[owner, wait] : pending_waits_)
+        waits.push_back(wait);
+    pending_waits_.clear();
+    return waits;
+}
+
+void Device::forget_waits(const Semaphore &semaphore) noexcept
+{
+    std::erase_if(pending_waits_, [&](const auto &pending) { return pending.first == &semaphore; });
 }
 
 bool Device::supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind) const noexcept

@@ -6,12 +6,14 @@
 #pragma once
 
 #include "buffer.hpp"
+#include "commands.hpp"
 #include "context.hpp"
 #include "host_buffer.hpp"
 #include "memory_kinds.hpp"
 #include "physical_device.hpp"
 #include "pipelines.hpp"
 #include "queues.hpp"
+#include "semaphore.hpp"
 #include "splitting.hpp"
 
 #include <map>
@@ -53,6 +55,13 @@ class Device {
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
     std::unique_ptr<Buffer> import_buffer(const vrb_external_handle &handle, uint32_t kind);
     std::unique_ptr<Buffer> alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t handle_type);
+    std::unique_ptr<Semaphore> create_exportable_semaphore(uint32_t handle_type);
+    std::unique_ptr<Semaphore> import_semaphore(const vrb_external_handle &handle);
+    // A submission of no command buffer that sets the semaphore once the work before it
+    // and the device-side waits given before it are done.
+    void signal(Semaphore &semaphore, uint64_t value);
+    // Kept until the next submission of any kind, which waits for it (commands.hpp).
+    void device_wait(Semaphore &semaphore, uint64_t value);
     // Whether run() does op_kind at element_bytes on buffers of memory kind `kind`.
     bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind) const noexcept;
 
@@ -92,6 +101,11 @@ class Device {
     void untrack(Buffer *buffer) noexcept;
     bool extension_enabled(std::string_view name) const noexcept;
 
+    // The device-side waits not yet submitted, handed to the submission that takes them.
+    std::vector<PendingWait> take_pending_waits();
+    // A semaphore about to be destroyed leaves no wait behind.
+    void forget_waits(const Semaphore &semaphore) noexcept;
+
   private:
     Context &context_;
     Options options_;
@@ -111,6 +125,7 @@ class Device {
     std::unique_ptr<HostBuffer> staging_;
     std::unique_ptr<HostBuffer> results_;
     std::unordered_set<Buffer *> buffers_;
+    std::vector<std::pair<const Semaphore *, PendingWait>> pending_waits_;
 };
 
 } // namespace vrb::vulkan

@@ -128,18 +128,6 @@ uint64_t host_pointer_alignment(const Device &device)
     return std::max<uint64_t>(host.minImportedHostPointerAlignment, page);
 }
 
-plugin::ImporterIdentity identity_of(const Device &device)
-{
-    const PhysicalDevice &p = device.physical();
-    plugin::ImporterIdentity identity;
-    identity.api = "Vulkan";
-    identity.uuids_known = p.has_id;
-    identity.device_uuid = &p.id.deviceUUID;
-    identity.driver_uuid = &p.id.driverUUID;
-    identity.device_name = p.properties.deviceName;
-    return identity;
-}
-
 std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
 {
     if (h.type != VRB_EXTERNAL_OPAQUE_FD)
@@ -245,6 +233,18 @@ std::unique_ptr<Buffer> import_host(Device &device, const vrb_external_handle &h
 
 } // namespace
 
+plugin::ImporterIdentity importer_identity(const Device &device)
+{
+    const PhysicalDevice &p = device.physical();
+    plugin::ImporterIdentity identity;
+    identity.api = "Vulkan";
+    identity.uuids_known = p.has_id;
+    identity.device_uuid = &p.id.deviceUUID;
+    identity.driver_uuid = &p.id.driverUUID;
+    identity.device_name = p.properties.deviceName;
+    return identity;
+}
+
 std::vector<const char *> external_memory_extensions(const PhysicalDevice &physical)
 {
     std::vector<const char *> names;
@@ -339,7 +339,7 @@ void export_buffer(const Buffer &buffer, vrb_external_handle &h)
 std::unique_ptr<Buffer> import_buffer(Device &device, const vrb_external_handle &handle)
 {
     const bool host = handle.type == VRB_EXTERNAL_HOST_POINTER;
-    plugin::check_import_handle(&handle, identity_of(device), host ? host_pointer_alignment(device) : 1);
+    plugin::check_import_handle(&handle, importer_identity(device), host ? host_pointer_alignment(device) : 1);
     return host ? import_host(device, handle) : import_fd(device, handle);
 }
 

@@ -6,6 +6,7 @@
 
 #include "vk.hpp"
 
+#include <vrambench/external_handle.hpp>
 #include <vrambench/plugin.h>
 
 #include <cstdint>
@@ -17,6 +18,9 @@ namespace vrb::vulkan {
 class Buffer;
 class Device;
 struct PhysicalDevice;
+
+// What an importer checks a handle's UUIDs against.
+plugin::ImporterIdentity importer_identity(const Device &device);
 
 // The extensions a device is created with for sharing memory, those the driver offers.
 std::vector<const char *> external_memory_extensions(const PhysicalDevice &physical);

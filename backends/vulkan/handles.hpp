@@ -50,6 +50,10 @@ inline void destroy(VkDevice d, VkFence h)
 {
     vkDestroyFence(d, h, nullptr);
 }
+inline void destroy(VkDevice d, VkSemaphore h)
+{
+    vkDestroySemaphore(d, h, nullptr);
+}
 inline void destroy(VkDevice d, VkQueryPool h)
 {
     vkDestroyQueryPool(d, h, nullptr);

@@ -67,6 +67,7 @@ PhysicalDevice query_physical_device(VkPhysicalDevice handle, uint32_t instance_
         d.features = features.features;
         d.host_query_reset = features12.hostQueryReset;
         d.nonuniform_storage_buffer_indexing = features12.shaderStorageBufferArrayNonUniformIndexing;
+        d.timeline_semaphore = features12.timelineSemaphore;
     } else {
         vkGetPhysicalDeviceFeatures(handle, &d.features);
     }

@@ -33,6 +33,7 @@ struct PhysicalDevice {
     VkPhysicalDeviceFeatures features{};
     bool host_query_reset = false;
     bool nonuniform_storage_buffer_indexing = false;
+    bool timeline_semaphore = false;
 
     std::vector<VkQueueFamilyProperties> queue_families;
     VkPhysicalDeviceMemoryProperties memory{};

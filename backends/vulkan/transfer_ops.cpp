@@ -118,8 +118,10 @@ uint32_t run_on_two_queues(Device &device, std::array<QueueRef, 2> queues, const
         const Fence first(device.handle()), second(device.handle());
         HostWindow window;
         window.begin_ns = host_monotonic_ns();
-        submit(device.queue(queues[0]), commands[0], first.get());
-        submit(device.queue(queues[1]), commands[1], second.get());
+        // Both queues wait for what the host asked the device to wait for.
+        const std::vector<PendingWait> waits = device.take_pending_waits();
+        submit(device.queue(queues[0]), commands[0].get(), first.get(), waits);
+        submit(device.queue(queues[1]), commands[1].get(), second.get(), waits);
         first.wait();
         second.wait();
         window.end_ns = host_monotonic_ns();

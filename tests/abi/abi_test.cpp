@@ -1,6 +1,7 @@
 // The loader against modules that break the ABI in every way it names.
 #include <vrambench/core/modules/backend.hpp>
 #include <vrambench/core/modules/external.hpp>
+#include <vrambench/core/modules/external_semaphore.hpp>
 #include <vrambench/core/modules/registry.hpp>
 #include <vrambench/core/run/runner.hpp>
 
@@ -54,7 +55,7 @@ TEST(PluginLoader, RefusesAModuleThatAnswersAnotherMajorVersionNamingBoth)
     const std::string error = load_error(MOCK_WRONG_MAJOR_PATH);
     EXPECT_NE(error.find("ABI version refused"), std::string::npos) << error;
     EXPECT_NE(error.find("module speaks 2.0"), std::string::npos) << error;
-    EXPECT_NE(error.find("vrambench speaks 1.3"), std::string::npos) << error;
+    EXPECT_NE(error.find("vrambench speaks 1.4"), std::string::npos) << error;
     EXPECT_NE(error.find(MOCK_WRONG_MAJOR_PATH), std::string::npos) << error;
 }
 
@@ -146,6 +147,21 @@ TEST(PluginLoader, SeesTheExternalMemorySlotsOnlyWhereTheTableHasThemAndTheyAreS
     EXPECT_TRUE(vrb::offers_export(*full));
     EXPECT_FALSE(vrb::offers_import(*full));
     EXPECT_FALSE(vrb::offers_exportable_alloc(*full));
+}
+
+TEST(PluginLoader, SeesTheSemaphoreSlotsOnlyWhereTheTableHasThemAndNamesThoseMissing)
+{
+    const auto short_table = Module::load(MOCK_SHORT_TABLE_PATH); // ends before ABI 1.4's slots
+    const auto gap = vrb::semaphore_import_gap(*short_table);
+    ASSERT_TRUE(gap);
+    EXPECT_NE(gap->find("the mock module has no semaphore_import, semaphore_signal, semaphore_device_wait, "
+                        "semaphore_host_wait, semaphore_free (external semaphores, ABI 1.4"),
+              std::string::npos)
+        << *gap;
+    EXPECT_TRUE(vrb::semaphore_export_gap(*Module::load(MOCK_OK_PATH)));
+    const auto sharing = Module::load(MOCK_SEMA_PATH);
+    EXPECT_FALSE(vrb::semaphore_export_gap(*sharing));
+    EXPECT_FALSE(vrb::semaphore_import_gap(*sharing));
 }
 
 TEST(PluginLoader, PrefersAModuleGivenByHandAndListsALaterOneOfTheSameNameAsRefusedNamingBothFiles)

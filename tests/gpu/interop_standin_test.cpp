@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -423,6 +424,144 @@ TEST_F(StandinInterop, SupportsNamesKernelsOnReachableMemoryAndTransfersEverywhe
     device.kinds[vrb::gpu::kind_pageable].flags &= ~uint32_t(VRB_MEMORY_DEVICE_ACCESS);
     EXPECT_FALSE(device.supports(VRB_OP_COPY, 8, vrb::gpu::kind_pageable));
     EXPECT_TRUE(device.supports(VRB_OP_TRANSFER, 1, vrb::gpu::kind_pageable));
+}
+
+// ---- timeline semaphores another API exported
+
+// A handle as Vulkan hands out a semaphore: an fd of no memory. An eventfd stands in for
+// the driver's semaphore fd: an anonymous inode, as a DRM syncobj is.
+vrb_external_handle semaphore_handle(int fd)
+{
+    vrb_external_handle h = empty_handle();
+    h.type = VRB_EXTERNAL_OPAQUE_FD;
+    h.handle = fd;
+    h.memory_type_index = UINT32_MAX;
+    vrb::plugin::copy_string(h.api, "Vulkan");
+    return h;
+}
+
+std::vector<Call> semaphore_calls()
+{
+    std::vector<Call> calls;
+    for (const standin::Record &r : standin::journal())
+        if (r.call >= Call::semaphore_import) calls.push_back(r.call);
+    return calls;
+}
+
+class StandinSemaphores : public StandinInterop {
+  protected:
+    void TearDown() override
+    {
+        standin::set_timeline_semaphore_gap("");
+        StandinInterop::TearDown();
+    }
+    // The import must fail with `status` before the stand-in saw a semaphore call; the
+    // fd stays the caller's, who closes it.
+    void expect_refused_before_the_driver(const vrb_external_handle &h, vrb_status status, const std::string &words)
+    {
+        standin::clear();
+        vrb_semaphore *s = reinterpret_cast<vrb_semaphore *>(&s);
+        EXPECT_EQ(t.semaphore_import(importer_, &h, &s), status) << t.last_error();
+        EXPECT_EQ(s, nullptr);
+        EXPECT_NE(std::string(t.last_error()).find(words), std::string::npos) << t.last_error();
+        EXPECT_TRUE(semaphore_calls().empty()) << named(semaphore_calls());
+    }
+};
+
+TEST_F(StandinSemaphores, TheModuleImportsSemaphoresAndSaysItExportsNone)
+{
+    for (const auto *slot :
+         {reinterpret_cast<const void *>(t.semaphore_import), reinterpret_cast<const void *>(t.semaphore_signal),
+          reinterpret_cast<const void *>(t.semaphore_device_wait),
+          reinterpret_cast<const void *>(t.semaphore_host_wait), reinterpret_cast<const void *>(t.semaphore_free)})
+        EXPECT_NE(slot, nullptr);
+    vrb_semaphore *s = nullptr;
+    EXPECT_EQ(t.semaphore_create_exportable(exporter_, VRB_EXTERNAL_OPAQUE_FD, &s), VRB_ERROR_UNSUPPORTED);
+    EXPECT_EQ(s, nullptr);
+    EXPECT_NE(std::string(t.last_error()).find("exports none"), std::string::npos) << t.last_error();
+}
+
+TEST_F(StandinSemaphores, ATimelineSemaphoreIsImportedFromADuplicateAndSignalledAndWaitedOnTheDeviceStream)
+{
+    const int fd = ::eventfd(0, EFD_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    vrb_external_handle h = semaphore_handle(fd);
+    vrb_semaphore *s = nullptr;
+    ASSERT_EQ(t.semaphore_import(importer_, &h, &s), VRB_OK) << t.last_error();
+    EXPECT_FALSE(fd_is_open(fd)) << "the importer takes the fd on success";
+    ASSERT_EQ(named(semaphore_calls()), "semaphore import");
+    EXPECT_EQ(standin::journal().back().kind, int(standinExternalSemaphoreHandleTypeTimelineSemaphoreFd));
+
+    standin::clear();
+    ASSERT_EQ(t.semaphore_device_wait(importer_, s, 4), VRB_OK) << t.last_error();
+    ASSERT_EQ(t.semaphore_signal(importer_, s, 5), VRB_OK) << t.last_error();
+    ASSERT_EQ(named(semaphore_calls()), "semaphore wait, semaphore signal");
+    const auto &journal = standin::journal();
+    EXPECT_EQ(journal[journal.size() - 2].value, 4u);
+    EXPECT_EQ(journal.back().value, 5u);
+    EXPECT_NE(journal.back().stream, nullptr);
+    EXPECT_EQ(journal.back().stream, journal[journal.size() - 2].stream) << "both on the device's own stream";
+
+    vrb_external_handle out = empty_handle();
+    EXPECT_EQ(t.semaphore_export(s, &out), VRB_ERROR_UNSUPPORTED);
+    standin::clear();
+    t.semaphore_free(s);
+    EXPECT_EQ(named(semaphore_calls()), "semaphore destroy");
+}
+
+TEST_F(StandinSemaphores, ASignalOfAnotherDevicesSemaphoreIsRefused)
+{
+    vrb_external_handle h = semaphore_handle(::eventfd(0, EFD_CLOEXEC));
+    vrb_semaphore *s = nullptr;
+    ASSERT_EQ(t.semaphore_import(importer_, &h, &s), VRB_OK) << t.last_error();
+    standin::clear();
+    EXPECT_EQ(t.semaphore_signal(exporter_, s, 1), VRB_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(t.last_error()).find("a semaphore of another device"), std::string::npos) << t.last_error();
+    EXPECT_EQ(t.semaphore_signal(importer_, s, 0), VRB_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(semaphore_calls().empty()) << named(semaphore_calls());
+    t.semaphore_free(s);
+}
+
+TEST_F(StandinSemaphores, AFailedImportLeavesTheFdTheCallers)
+{
+    const int fd = ::eventfd(0, EFD_CLOEXEC);
+    vrb_external_handle h = semaphore_handle(fd);
+    standin::fail_next(Call::semaphore_import);
+    vrb_semaphore *s = nullptr;
+    EXPECT_NE(t.semaphore_import(importer_, &h, &s), VRB_OK);
+    EXPECT_EQ(s, nullptr);
+    EXPECT_TRUE(fd_is_open(fd)) << "a failed import leaves the fd the caller's";
+    ::close(fd);
+}
+
+TEST_F(StandinSemaphores, ARuntimeWithoutTimelineSemaphoresIsRefusedBeforeAnyImport)
+{
+    standin::set_timeline_semaphore_gap("the stand-in imports only binary semaphores");
+    const int fd = ::eventfd(0, EFD_CLOEXEC);
+    expect_refused_before_the_driver(semaphore_handle(fd), VRB_ERROR_UNSUPPORTED, "only binary semaphores");
+    EXPECT_TRUE(fd_is_open(fd));
+    ::close(fd);
+}
+
+TEST_F(StandinSemaphores, BadSemaphoreHandlesAreRefusedBeforeTheDriverSeesThem)
+{
+    const int closed = ::eventfd(0, EFD_CLOEXEC);
+    ::close(closed);
+    expect_refused_before_the_driver(semaphore_handle(closed), VRB_ERROR_INVALID_ARGUMENT, "is not open");
+
+    const int memory = memfd_of(4096);
+    expect_refused_before_the_driver(semaphore_handle(memory), VRB_ERROR_INVALID_ARGUMENT,
+                                     "is a file, not a semaphore");
+    expect_refused_before_the_driver(foreign_handle(memory, 4096), VRB_ERROR_INVALID_ARGUMENT,
+                                     "4096 bytes of memory: it is not a semaphore");
+    ::close(memory);
+
+    const int fd = ::eventfd(0, EFD_CLOEXEC);
+    vrb_external_handle other_card = semaphore_handle(fd);
+    other_card.flags = VRB_EXTERNAL_UUIDS_KNOWN;
+    std::memset(other_card.device_uuid, 0xee, sizeof other_card.device_uuid);
+    expect_refused_before_the_driver(other_card, VRB_ERROR_INVALID_ARGUMENT, "the semaphore lives on another card");
+    ::close(fd);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -166,6 +167,60 @@ TEST(ExternalHandleChecks, RefuseAnUnknownHandleTypeAsUnsupported)
     } catch (const Failure &f) {
         EXPECT_EQ(f.status(), VRB_ERROR_UNSUPPORTED);
     }
+}
+
+// A semaphore's handle as an exporter writes it: an fd of no memory.
+vrb_external_handle semaphore_handle(int fd)
+{
+    vrb_external_handle h = fd_handle(fd);
+    h.bytes = 0;
+    h.allocation_bytes = 0;
+    h.memory_type_index = UINT32_MAX;
+    return h;
+}
+
+std::string semaphore_refusal(const vrb_external_handle &h)
+{
+    try {
+        vrb::plugin::check_semaphore_handle(&h, importer());
+    } catch (const Failure &f) {
+        return f.what();
+    }
+    return "accepted";
+}
+
+TEST(SemaphoreHandleChecks, AcceptAnAnonymousInodeAsADriversSemaphoreFdIs)
+{
+    const UniqueFd fd(::eventfd(0, EFD_CLOEXEC));
+    EXPECT_EQ(semaphore_refusal(semaphore_handle(fd.get())), "accepted");
+}
+
+TEST(SemaphoreHandleChecks, RefuseAClosedFdARegularFileAndAPipe)
+{
+    int number = -1;
+    {
+        const UniqueFd fd(::eventfd(0, EFD_CLOEXEC));
+        number = fd.get();
+    }
+    EXPECT_NE(semaphore_refusal(semaphore_handle(number)).find("is not open"), std::string::npos);
+    const UniqueFd memory = memory_fd();
+    EXPECT_NE(semaphore_refusal(semaphore_handle(memory.get())).find("is a file, not a semaphore"), std::string::npos);
+    int ends[2];
+    ASSERT_EQ(::pipe(ends), 0);
+    const UniqueFd read_end(ends[0]), write_end(ends[1]);
+    EXPECT_NE(semaphore_refusal(semaphore_handle(ends[0])).find("is a pipe"), std::string::npos);
+}
+
+TEST(SemaphoreHandleChecks, RefuseAMemoryHandleAndASemaphoreOfAnotherCard)
+{
+    const UniqueFd fd(::eventfd(0, EFD_CLOEXEC));
+    EXPECT_NE(semaphore_refusal(fd_handle(fd.get())).find("bytes of memory: it is not a semaphore"), std::string::npos);
+    vrb_external_handle other = semaphore_handle(fd.get());
+    other.device_uuid[0] ^= 1;
+    EXPECT_NE(semaphore_refusal(other).find("the semaphore lives on another card"), std::string::npos);
+    vrb_external_handle dma_buf = semaphore_handle(fd.get());
+    dma_buf.type = VRB_EXTERNAL_DMA_BUF;
+    EXPECT_NE(semaphore_refusal(dma_buf).find("semaphores cross as opaque fds only"), std::string::npos);
 }
 
 } // namespace

@@ -39,9 +39,15 @@ bool same_card(const vrb_device_info &a, const vrb_device_info &b)
 }
 
 // A pair from one opened exporter device, or the reason there is none.
-std::optional<std::string> complete(Pair &pair, const std::string &importer_backend)
+std::optional<std::string> complete(Pair &pair, const std::string &importer_backend, Sharing sharing)
 {
     const Module &module = pair.exporter->module();
+    if (sharing == Sharing::semaphores) {
+        if (auto why = semaphore_export_gap(module)) return fmt::format("{}: {}", pair.exporter_id, *why);
+        pair.handle = "opaque-fd";
+        pair.name = fmt::format("{}->{}", module.name(), importer_backend);
+        return std::nullopt;
+    }
     if (!offers_export(module))
         return fmt::format("{} exports no memory (no buffer_export in its ABI table)", pair.exporter_id);
     pair.exportable_alloc = offers_exportable_alloc(module);
@@ -54,11 +60,16 @@ std::optional<std::string> complete(Pair &pair, const std::string &importer_back
 
 } // namespace
 
-std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &skipped)
+std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &skipped, Sharing sharing)
 {
     std::vector<Pair> pairs;
     const std::string importer = ctx.record.backend;
-    if (!offers_import(ctx.device.module())) {
+    if (sharing == Sharing::semaphores) {
+        if (auto why = semaphore_import_gap(ctx.device.module())) {
+            skipped.push_back(fmt::format("{} imports no semaphore: {}", ctx.record.id, *why));
+            return pairs;
+        }
+    } else if (!offers_import(ctx.device.module())) {
         skipped.push_back(fmt::format("{} imports no memory (no buffer_import in its ABI table)", importer));
         return pairs;
     }
@@ -67,7 +78,7 @@ std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &
         Pair pair;
         pair.exporter = ctx.device.backend().open(ctx.device.index());
         pair.exporter_id = ctx.record.id;
-        if (auto why = complete(pair, importer))
+        if (auto why = complete(pair, importer, sharing))
             skipped.push_back(*why);
         else
             pairs.push_back(std::move(pair));
@@ -99,7 +110,7 @@ std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &
                 pair.backend = backend;
                 pair.exporter = backend->open(i);
                 pair.exporter_id = id;
-                if (auto why = complete(pair, importer))
+                if (auto why = complete(pair, importer, sharing))
                     skipped.push_back(*why);
                 else
                     pairs.push_back(std::move(pair));
@@ -155,13 +166,14 @@ void mark_error(ProbeResult &r, const Error &e)
 }
 
 ProbeResult make_no_pair_result(const ProbeContext &ctx, std::string_view probe,
-                                const std::vector<std::string> &skipped)
+                                const std::vector<std::string> &skipped, Sharing sharing)
 {
     ProbeResult r = make_result(ctx, probe);
     r.metric = "count";
     r.unit = std::string("1");
     r.status = ProbeResult::Status::skipped;
-    std::string why = fmt::format("no exporter in this run can share memory with {}", ctx.record.id);
+    std::string why = fmt::format("no exporter in this run can share {} with {}",
+                                  sharing == Sharing::semaphores ? "a semaphore" : "memory", ctx.record.id);
     for (const std::string &s : skipped)
         why += "; " + s;
     r.error = why;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <vrambench/core/modules/external.hpp>
+#include <vrambench/core/modules/external_semaphore.hpp>
 #include <vrambench/core/probes/probe.hpp>
 
 #include <memory>
@@ -25,9 +26,13 @@ struct Pair {
     bool exportable_alloc = false; // allocated through buffer_alloc_exportable
 };
 
+// What a pair shares: memory (handoff, bandwidth, import) or timeline semaphores (sync).
+enum class Sharing { memory, semaphores };
+
 // The exporters for ctx.device, each opened; `skipped` collects the exporters found
 // that cannot share with it, with the reason ("cuda:0 is another card").
-std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &skipped);
+std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &skipped,
+                             Sharing sharing = Sharing::memory);
 
 // Memory of the exporter, seen by the importer. Members go in reverse: the imported
 // buffer before the exporter's, whose memory it uses.
@@ -52,6 +57,6 @@ void mark_error(ProbeResult &r, const Error &e);
 
 // One result saying why a probe measured nothing on this device.
 ProbeResult make_no_pair_result(const ProbeContext &ctx, std::string_view probe,
-                                const std::vector<std::string> &skipped);
+                                const std::vector<std::string> &skipped, Sharing sharing = Sharing::memory);
 
 } // namespace vrb::interop

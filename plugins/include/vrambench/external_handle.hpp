@@ -119,6 +119,23 @@ struct ImporterIdentity {
     std::string_view device_name;
 };
 
+// The handle's UUIDs, where both sides know them, name the importer's card and, within
+// one API, its driver; `what` ("memory", "semaphore") names what crosses.
+inline void check_same_card(const vrb_external_handle &h, const ImporterIdentity &importer, const char *what)
+{
+    if (!importer.uuids_known || !(h.flags & VRB_EXTERNAL_UUIDS_KNOWN)) return;
+    if (std::memcmp(h.device_uuid, *importer.device_uuid, 16) != 0)
+        fail(VRB_ERROR_INVALID_ARGUMENT,
+             std::string("the ") + what + " lives on another card: exported by " + std::string(handle_api(h)) +
+                 " device " + uuid_hex(h.device_uuid) + ", imported into " + std::string(importer.api) + " device " +
+                 uuid_hex(*importer.device_uuid) + " (" + std::string(importer.device_name) + ")");
+    // Opaque fds of one API are only understood by the very same driver.
+    if (handle_api(h) == importer.api && std::memcmp(h.driver_uuid, *importer.driver_uuid, 16) != 0)
+        fail(VRB_ERROR_INVALID_ARGUMENT, std::string("the ") + what + " was exported by another driver: driver " +
+                                             uuid_hex(h.driver_uuid) + ", this one is " +
+                                             uuid_hex(*importer.driver_uuid));
+}
+
 // Everything about a handle that can be checked without the driver. `page_bytes` is the
 // alignment a host pointer and its size must have (the page, or the API's own minimum).
 inline void check_import_handle(const vrb_external_handle *handle, const ImporterIdentity &importer,
@@ -138,18 +155,7 @@ inline void check_import_handle(const vrb_external_handle *handle, const Importe
             fail(VRB_ERROR_INVALID_ARGUMENT, "the external handle's buffer of " + std::to_string(h.bytes) +
                                                  " bytes does not fit its allocation of " +
                                                  std::to_string(h.allocation_bytes));
-        if (importer.uuids_known && (h.flags & VRB_EXTERNAL_UUIDS_KNOWN)) {
-            if (std::memcmp(h.device_uuid, *importer.device_uuid, 16) != 0)
-                fail(VRB_ERROR_INVALID_ARGUMENT,
-                     "the memory lives on another card: exported by " + std::string(handle_api(h)) + " device " +
-                         uuid_hex(h.device_uuid) + ", imported into " + std::string(importer.api) + " device " +
-                         uuid_hex(*importer.device_uuid) + " (" + std::string(importer.device_name) + ")");
-            // Opaque fds of one API are only understood by the very same driver.
-            if (handle_api(h) == importer.api && std::memcmp(h.driver_uuid, *importer.driver_uuid, 16) != 0)
-                fail(VRB_ERROR_INVALID_ARGUMENT, "the memory was exported by another driver: driver " +
-                                                     uuid_hex(h.driver_uuid) + ", this one is " +
-                                                     uuid_hex(*importer.driver_uuid));
-        }
+        check_same_card(h, importer, "memory");
         check_handle_fd(h);
         return;
     }
@@ -167,6 +173,48 @@ inline void check_import_handle(const vrb_external_handle *handle, const Importe
     }
     default: fail(VRB_ERROR_UNSUPPORTED, "unknown external handle type " + std::to_string(h.type));
     }
+}
+
+// The fd of a semaphore's handle is open and may be a semaphore: an API's semaphore fd
+// is a character device or an anonymous inode (a DRM syncobj, a proprietary driver's
+// file), never a regular file (what memory of Mesa and of memfds is), a directory, pipe,
+// socket or block device.
+inline void check_semaphore_fd(const vrb_external_handle &h)
+{
+    if (h.handle < 0 || h.handle > INT32_MAX)
+        fail(VRB_ERROR_INVALID_ARGUMENT, "the handle holds " + std::to_string(h.handle) + ", not a file descriptor");
+    const int fd = static_cast<int>(h.handle);
+    if (::fcntl(fd, F_GETFD) == -1)
+        fail(VRB_ERROR_INVALID_ARGUMENT, "file descriptor " + std::to_string(fd) + " is not open (" +
+                                             std::strerror(errno) + "): no semaphore was imported");
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        fail(VRB_ERROR_INVALID_ARGUMENT,
+             "file descriptor " + std::to_string(fd) + " cannot be examined: " + std::strerror(errno));
+    const mode_t mode = st.st_mode;
+    if (S_ISREG(mode) || S_ISDIR(mode) || S_ISFIFO(mode) || S_ISSOCK(mode) || S_ISBLK(mode))
+        fail(VRB_ERROR_INVALID_ARGUMENT, "file descriptor " + std::to_string(fd) + " is " + file_kind(mode) +
+                                             ", not a semaphore exported by a GPU API");
+}
+
+// A semaphore's handle (ABI 1.4), checked as far as no driver need be asked: the 1.2
+// fields, an opaque fd (the one type semaphores cross as), no bytes (a handle with bytes
+// is memory), the importer's card, and an fd that may be a semaphore's.
+inline void check_semaphore_handle(const vrb_external_handle *handle, const ImporterIdentity &importer)
+{
+    if (!handle) fail(VRB_ERROR_INVALID_ARGUMENT, "null external handle");
+    const vrb_external_handle &h = *handle;
+    if (!handle_has_v12_fields(h))
+        fail(VRB_ERROR_INVALID_ARGUMENT,
+             "the external handle is " + std::to_string(h.struct_size) + " bytes, too small for the UUIDs of ABI 1.2");
+    if (h.type != VRB_EXTERNAL_OPAQUE_FD)
+        fail(VRB_ERROR_UNSUPPORTED,
+             "semaphores cross as opaque fds only, not as external handle type " + std::to_string(h.type));
+    if (h.bytes != 0 || h.allocation_bytes != 0)
+        fail(VRB_ERROR_INVALID_ARGUMENT,
+             "the handle describes " + std::to_string(h.allocation_bytes) + " bytes of memory: it is not a semaphore");
+    check_same_card(h, importer, "semaphore");
+    check_semaphore_fd(h);
 }
 
 } // namespace vrb::plugin

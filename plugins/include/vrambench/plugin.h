@@ -1,5 +1,5 @@
 /*
- * vrambench plugin ABI, version 1.3 (docs/plugin-abi.md lists the changes of each version).
+ * vrambench plugin ABI, version 1.4 (docs/plugin-abi.md lists the changes of each version).
  *
  * The stable C boundary between the vrambench core and a backend module
  * (vrambench-host, -vulkan, -cuda, -hip, -opencl, or a vendor's own).
@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define VRB_ABI_VERSION_MAJOR 1u
-#define VRB_ABI_VERSION_MINOR 3u
+#define VRB_ABI_VERSION_MINOR 4u
 #define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
@@ -247,9 +247,10 @@ typedef enum vrb_op_kind {
     VRB_OP_CHECK = 13
 } vrb_op_kind;
 
-typedef struct vrb_context vrb_context; /* a loaded, initialised backend */
-typedef struct vrb_device vrb_device;   /* an opened device */
-typedef struct vrb_buffer vrb_buffer;   /* memory of one kind on one device */
+typedef struct vrb_context vrb_context;     /* a loaded, initialised backend */
+typedef struct vrb_device vrb_device;       /* an opened device */
+typedef struct vrb_buffer vrb_buffer;       /* memory of one kind on one device */
+typedef struct vrb_semaphore vrb_semaphore; /* a timeline semaphore of one device (since 1.4) */
 
 typedef struct vrb_operand {
     vrb_buffer *buffer; /* NULL when the operation does not use it */
@@ -340,6 +341,29 @@ typedef struct vrb_external_handle {
     char api[32];               /* the exporter's vrb_device_info.api: "Vulkan", "CUDA", "host" */
 } vrb_external_handle;
 
+/* ---------------------------------------------------------------- external semaphores */
+
+/*
+ * Since 1.4: a timeline semaphore (a 64-bit counter that only grows) that one device
+ * exports and another device, of the same API or another, imports, so that work on one
+ * waits for work on the other without the host in between (docs/interop.md,
+ * interop.sync). It crosses as a vrb_external_handle of type VRB_EXTERNAL_OPAQUE_FD
+ * whose `bytes` and `allocation_bytes` are 0 (a handle with bytes is memory, and is
+ * refused), `memory_type_index` UINT32_MAX, and whose UUIDs name the exporter's card as
+ * for memory. Ownership:
+ *   - semaphore_export creates a new fd the caller owns: it passes it to one
+ *     semaphore_import or closes it.
+ *   - semaphore_import takes the fd on success (the importer closes it, or its driver
+ *     does); on failure the fd stays the caller's, who closes it.
+ * An importer checks the handle before any driver call: the fd is open, is not a
+ * regular file, pipe, socket or directory (an API's semaphore fd is none of those), and
+ * the UUIDs name its own card. A semaphore is freed before its device is closed, and
+ * with no device-side wait on it still pending; an imported semaphore and its exporter
+ * share one counter, and either may be freed first.
+ * A module whose API's own semaphores are something else (a test module's counter in
+ * a memfd) names its api in the handle, and imports only handles of that api.
+ */
+
 /* ---------------------------------------------------------------- the module's table */
 
 typedef struct vrb_plugin_table {
@@ -409,6 +433,34 @@ typedef struct vrb_plugin_table {
      */
     vrb_status (*op_supported)(vrb_device *device, uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind,
                                uint32_t *out);
+
+    /*
+     * Since 1.4, optional, all seven or none (docs/plugin-abi.md): external timeline
+     * semaphores; ownership of each fd is stated above "the module's table".
+     * semaphore_create_exportable: a timeline semaphore at value 0 that semaphore_export
+     * can hand out as `handle_type` (VRB_EXTERNAL_OPAQUE_FD); VRB_ERROR_UNSUPPORTED,
+     * with what the driver answered, where it cannot. A module whose API exports no
+     * semaphore (CUDA, HIP) sets the slot and answers VRB_ERROR_UNSUPPORTED saying so,
+     * and still imports.
+     */
+    vrb_status (*semaphore_create_exportable)(vrb_device *device, uint32_t handle_type, vrb_semaphore **out);
+    /* The host sets out->struct_size (at least that of 1.2's handle). VRB_ERROR_UNSUPPORTED
+     * for a semaphore that was imported. */
+    vrb_status (*semaphore_export)(vrb_semaphore *semaphore, vrb_external_handle *out);
+    vrb_status (*semaphore_import)(vrb_device *device, const vrb_external_handle *handle, vrb_semaphore **out);
+    void (*semaphore_free)(vrb_semaphore *semaphore);
+    /* Enqueues on `device`, after all work the device was given before, the setting of
+     * `semaphore` (created or imported on this device) to `value`; returns without
+     * waiting. `value` is above every value signalled to that counter before. */
+    vrb_status (*semaphore_signal)(vrb_device *device, vrb_semaphore *semaphore, uint64_t value);
+    /* Enqueues on `device` a wait until `semaphore` reaches `value`: no work the device is
+     * given after this call (run, a transfer, a signal) starts before it. Returns without
+     * waiting. A wait may come before the signal it waits for; the host makes sure that
+     * signal comes. */
+    vrb_status (*semaphore_device_wait)(vrb_device *device, vrb_semaphore *semaphore, uint64_t value);
+    /* Blocks the calling thread until the semaphore reaches `value`, or answers
+     * VRB_ERROR_DEVICE naming the value it holds once timeout_ns have passed. */
+    vrb_status (*semaphore_host_wait)(vrb_semaphore *semaphore, uint64_t value, uint64_t timeout_ns);
 } vrb_plugin_table;
 
 /* In and out of the entry point. */

@@ -38,12 +38,24 @@
 //     optional: Device *device() const        then run() refuses another device's buffers
 //     optional: void export_handle(vrb_external_handle &handle)        handle has 1.2's fields
 //
+//   Semaphore (optional fourth class, ABI 1.4)   a timeline semaphore of one device
+//     Device &owner() const                    the device it was created or imported on
+//     void export_handle(vrb_external_handle &handle)  handle has 1.2's fields, UINT32_MAX type index
+//     void host_wait(uint64_t value, uint64_t timeout_ns)
+//   and then on the Device:
+//     std::unique_ptr<Semaphore> create_exportable_semaphore(uint32_t handle_type)
+//     std::unique_ptr<Semaphore> import_semaphore(const vrb_external_handle &handle)  handle not NULL
+//     void signal(Semaphore &semaphore, uint64_t value)        semaphore is this device's, value > 0
+//     void device_wait(Semaphore &semaphore, uint64_t value)   semaphore is this device's
+//
 // Info structs reach the backend zeroed with struct_size = sizeof (this header's
 // size), so it fills every field it knows; the adapter copies back what the host's
 // struct has room for. An optional member that is absent leaves its slot NULL.
 //
 //   const vrb_plugin_table table = vrb::plugin::make_table<MyContext, MyDevice, MyBuffer>(
 //       {"name", "what it measures", "1.0"});
+// or make_table<MyContext, MyDevice, MyBuffer, MySemaphore>(...) to fill the seven
+// semaphore slots as well.
 //   VRB_DEFINE_PLUGIN_ENTRY(table)
 #pragma once
 
@@ -55,6 +67,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 
 namespace vrb::plugin {
 
@@ -104,6 +117,9 @@ concept KnowsItsDevice = requires(const Buffer &b)
     b.device();
 };
 
+// The class a module names when it shares no semaphore: the semaphore slots stay NULL.
+struct NoSemaphore {};
+
 template <typename T> void need(const T *pointer, const char *what)
 {
     if (!pointer) fail(VRB_ERROR_INVALID_ARGUMENT, std::string(what) + " is NULL");
@@ -134,7 +150,8 @@ template <typename To, typename From> To *handle(From *object) noexcept
 
 } // namespace table_detail
 
-template <typename Context, typename Device, typename Buffer> struct TableOf {
+template <typename Context, typename Device, typename Buffer, typename Semaphore = table_detail::NoSemaphore>
+struct TableOf {
     static Context &context(vrb_context *ctx)
     {
         table_detail::need(ctx, "the context");
@@ -352,13 +369,93 @@ template <typename Context, typename Device, typename Buffer> struct TableOf {
             hand_out(d.alloc_exportable(kind, bytes, type), out);
         });
     }
+
+    static Semaphore &semaphore(vrb_semaphore *sem)
+    {
+        table_detail::need(sem, "the semaphore");
+        return *table_detail::handle<Semaphore>(sem);
+    }
+    // A semaphore given with a device must be one created or imported on it: another
+    // device's would be handed to a driver that never made it.
+    static Semaphore &semaphore_of(Device &d, vrb_semaphore *sem, const char *call)
+    {
+        Semaphore &s = semaphore(sem);
+        if (&s.owner() != &d)
+            fail(VRB_ERROR_INVALID_ARGUMENT, std::string("a semaphore of another device was given to ") + call);
+        return s;
+    }
+    template <typename Made> static void hand_out_semaphore(Made made, vrb_semaphore **out)
+    {
+        if (!made) fail(VRB_ERROR_INTERNAL, "the backend made no semaphore and named no error");
+        *out = table_detail::handle<vrb_semaphore>(made.release());
+    }
+    static vrb_status semaphore_create_exportable(vrb_device *dev, uint32_t type, vrb_semaphore **out)
+    {
+        return guard([&] {
+            table_detail::need(out, "semaphore_create_exportable's out");
+            *out = nullptr;
+            hand_out_semaphore(device(dev).create_exportable_semaphore(type), out);
+        });
+    }
+    static vrb_status semaphore_export(vrb_semaphore *sem, vrb_external_handle *out)
+    {
+        return guard([&] {
+            Semaphore &s = semaphore(sem);
+            table_detail::need(out, "the external handle");
+            if (!handle_has_v12_fields(*out))
+                fail(VRB_ERROR_INVALID_ARGUMENT, "the external handle's struct_size " +
+                                                     std::to_string(out->struct_size) +
+                                                     " is too small for ABI 1.2's fields");
+            table_detail::fill_sized(out, "the external handle", [&](vrb_external_handle &handle) {
+                handle.handle = -1;
+                handle.memory_type_index = UINT32_MAX;
+                s.export_handle(handle);
+            });
+        });
+    }
+    static vrb_status semaphore_import(vrb_device *dev, const vrb_external_handle *handle, vrb_semaphore **out)
+    {
+        return guard([&] {
+            table_detail::need(out, "semaphore_import's out");
+            *out = nullptr;
+            Device &d = device(dev);
+            table_detail::need(handle, "the external handle");
+            hand_out_semaphore(d.import_semaphore(*handle), out);
+        });
+    }
+    static void semaphore_free(vrb_semaphore *sem)
+    {
+        std::unique_ptr<Semaphore> owned(table_detail::handle<Semaphore>(sem));
+    }
+    static vrb_status semaphore_signal(vrb_device *dev, vrb_semaphore *sem, uint64_t value)
+    {
+        return guard([&] {
+            Device &d = device(dev);
+            Semaphore &s = semaphore_of(d, sem, "semaphore_signal");
+            if (value == 0)
+                fail(VRB_ERROR_INVALID_ARGUMENT, "a timeline semaphore starts at 0: signalling 0 moves nothing");
+            d.signal(s, value);
+        });
+    }
+    static vrb_status semaphore_device_wait(vrb_device *dev, vrb_semaphore *sem, uint64_t value)
+    {
+        return guard([&] {
+            Device &d = device(dev);
+            d.device_wait(semaphore_of(d, sem, "semaphore_device_wait"), value);
+        });
+    }
+    static vrb_status semaphore_host_wait(vrb_semaphore *sem, uint64_t value, uint64_t timeout_ns)
+    {
+        return guard([&] { semaphore(sem).host_wait(value, timeout_ns); });
+    }
 };
 
-// The C table of a backend written as Context, Device and Buffer classes (see above).
-template <typename Context, typename Device, typename Buffer>
+// The C table of a backend written as Context, Device and Buffer classes, and
+// optionally a Semaphore class (see above).
+template <typename Context, typename Device, typename Buffer, typename Semaphore = table_detail::NoSemaphore>
 constexpr vrb_plugin_table make_table(const ModuleIdentity &identity) noexcept
 {
-    using T = TableOf<Context, Device, Buffer>;
+    using T = TableOf<Context, Device, Buffer, Semaphore>;
     vrb_plugin_table table{};
     table.struct_size = sizeof table;
     table.abi_version = VRB_ABI_VERSION;
@@ -383,6 +480,15 @@ constexpr vrb_plugin_table make_table(const ModuleIdentity &identity) noexcept
     if constexpr (table_detail::CanImport<Device>) table.buffer_import = T::buffer_import;
     if constexpr (table_detail::CanAllocExportable<Device>) table.buffer_alloc_exportable = T::buffer_alloc_exportable;
     if constexpr (table_detail::CanSayWhatItSupports<Device>) table.op_supported = T::op_supported;
+    if constexpr (!std::is_same_v<Semaphore, table_detail::NoSemaphore>) {
+        table.semaphore_create_exportable = T::semaphore_create_exportable;
+        table.semaphore_export = T::semaphore_export;
+        table.semaphore_import = T::semaphore_import;
+        table.semaphore_free = T::semaphore_free;
+        table.semaphore_signal = T::semaphore_signal;
+        table.semaphore_device_wait = T::semaphore_device_wait;
+        table.semaphore_host_wait = T::semaphore_host_wait;
+    }
     return table;
 }
 

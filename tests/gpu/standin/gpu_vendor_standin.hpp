@@ -17,6 +17,7 @@ enum standinError_t : int {
     standinErrorMemoryAllocation,
     standinErrorNoDevice,
     standinErrorNotSupported,
+    standinErrorNotReady,
 };
 enum standinMemcpyKind : int {
     standinMemcpyHostToHost,
@@ -53,6 +54,36 @@ struct standinExternalMemoryHandleDesc {
 struct standinExternalMemoryBufferDesc {
     unsigned long long offset;
     unsigned long long size;
+    unsigned flags;
+};
+// Semaphores another API made, in the runtime's shape.
+struct standinExternalSemaphore;
+using standinExternalSemaphore_t = standinExternalSemaphore *;
+enum standinExternalSemaphoreHandleType : int {
+    standinExternalSemaphoreHandleTypeOpaqueFd = 1,
+    standinExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9
+};
+struct standinExternalSemaphoreHandleDesc {
+    standinExternalSemaphoreHandleType type;
+    union {
+        int fd;
+    } handle;
+    unsigned flags;
+};
+struct standinExternalSemaphoreSignalParams {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+    } params;
+    unsigned flags;
+};
+struct standinExternalSemaphoreWaitParams {
+    struct {
+        struct {
+            unsigned long long value;
+        } fence;
+    } params;
     unsigned flags;
 };
 inline constexpr unsigned standinHostRegisterPortable = 1;
@@ -108,6 +139,18 @@ standinError_t standinImportExternalMemory(standinExternalMemory_t *, const stan
 standinError_t standinExternalMemoryGetMappedBuffer(void **, standinExternalMemory_t,
                                                     const standinExternalMemoryBufferDesc *);
 standinError_t standinDestroyExternalMemory(standinExternalMemory_t);
+standinError_t standinImportExternalSemaphore(standinExternalSemaphore_t *, const standinExternalSemaphoreHandleDesc *);
+standinError_t standinSignalExternalSemaphoresAsync(const standinExternalSemaphore_t *,
+                                                    const standinExternalSemaphoreSignalParams *, unsigned,
+                                                    standinStream_t);
+standinError_t standinWaitExternalSemaphoresAsync(const standinExternalSemaphore_t *,
+                                                  const standinExternalSemaphoreWaitParams *, unsigned,
+                                                  standinStream_t);
+standinError_t standinDestroyExternalSemaphore(standinExternalSemaphore_t);
+standinError_t standinEventQuery(standinEvent_t);
+// What the stand-in answers when asked whether it imports timeline semaphores: "" (it
+// does) unless a test said otherwise (standin_journal.hpp).
+const char *standinTimelineSemaphoreGap();
 standinError_t standinHostRegister(void *, std::size_t, unsigned);
 standinError_t standinHostUnregister(void *);
 
@@ -196,6 +239,14 @@ using AccessDesc = standinDrvAccessDesc;
 inline constexpr int kPosixFd = 1;
 inline constexpr int kGranularityMinimum = 0;
 inline constexpr unsigned kExternalDedicated = 1;
+inline void set_timeline_semaphore_fd(standinExternalSemaphoreHandleDesc &desc)
+{
+    desc.type = standinExternalSemaphoreHandleTypeTimelineSemaphoreFd;
+}
+inline std::string timeline_semaphore_gap(int, int)
+{
+    return standinTimelineSemaphoreGap();
+}
 
 inline standinError_t from_driver(standinDrvResult r)
 {

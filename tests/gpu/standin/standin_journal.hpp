@@ -42,6 +42,11 @@ enum class Call {
     external_destroy,
     host_register,
     host_unregister,
+    // semaphores of another API
+    semaphore_import,
+    semaphore_signal,
+    semaphore_wait,
+    semaphore_destroy,
 };
 
 struct Record {
@@ -50,8 +55,9 @@ struct Record {
     void *dst = nullptr;
     const void *src = nullptr;
     std::size_t bytes = 0;
-    int kind = -1;       // standinMemcpyKind of a copy
-    bool failed = false; // the stand-in answered it with an error (fail_next)
+    int kind = -1;                // standinMemcpyKind of a copy; the handle type of a semaphore import
+    unsigned long long value = 0; // the value a semaphore is signalled to or waited for
+    bool failed = false;          // the stand-in answered it with an error (fail_next)
 };
 
 // The calls since the last clear(), in order.
@@ -68,7 +74,11 @@ void hide_driver_symbol(const std::string &name);
 // The UUID every device reports (16 bytes; all zero: unknown).
 void set_uuid(const unsigned char (&uuid)[16]);
 
-// Resources of the virtual memory API, external memory and host registrations that
+// What the stand-in says when asked whether it imports timeline semaphores: "" (it
+// does), or the reason it does not.
+void set_timeline_semaphore_gap(const std::string &why);
+
+// Resources of the virtual memory API, external memory, semaphores and host registrations that
 // are made and not yet released: 0 when nothing leaked.
 int live_resources();
 

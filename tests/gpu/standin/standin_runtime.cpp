@@ -19,6 +19,9 @@ struct standinStream {
     std::vector<std::function<void()>> queued; // what lands at the next synchronisation
 };
 struct standinEvent {};
+struct standinExternalSemaphore {
+    int fd = -1; // taken from the importer, closed when destroyed
+};
 struct standinExternalMemory {
     int fd = -1; // taken from the importer, closed when destroyed
     unsigned long long size = 0;
@@ -104,11 +107,14 @@ int live_resources()
 
 const char *name(Call call)
 {
-    static const char *const names[] = {
-        "legacy copy",     "async copy",   "async memset",     "stream synchronize", "stream create",
-        "other",           "vm create",    "vm release",       "vm reserve",         "vm address free",
-        "vm map",          "vm unmap",     "vm set access",    "vm export",          "vm import",
-        "external import", "external map", "external destroy", "host register",      "host unregister"};
+    static const char *const names[] = {"legacy copy",        "async copy",      "async memset",
+                                        "stream synchronize", "stream create",   "other",
+                                        "vm create",          "vm release",      "vm reserve",
+                                        "vm address free",    "vm map",          "vm unmap",
+                                        "vm set access",      "vm export",       "vm import",
+                                        "external import",    "external map",    "external destroy",
+                                        "host register",      "host unregister", "semaphore import",
+                                        "semaphore signal",   "semaphore wait",  "semaphore destroy"};
     return names[int(call)];
 }
 
@@ -119,6 +125,15 @@ const std::vector<Record> &journal()
 void clear()
 {
     records().clear();
+}
+std::string &timeline_gap()
+{
+    static std::string why;
+    return why;
+}
+void set_timeline_semaphore_gap(const std::string &why)
+{
+    timeline_gap() = why;
 }
 void set_device_count(int count)
 {
@@ -291,6 +306,50 @@ standinError_t standinEventElapsedTime(float *ms, standinEvent_t, standinEvent_t
 {
     *ms = 1.0f;
     return standinSuccess;
+}
+
+standinError_t standinImportExternalSemaphore(standinExternalSemaphore_t *semaphore,
+                                              const standinExternalSemaphoreHandleDesc *desc)
+{
+    if (vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_import)) return standinErrorInvalidValue;
+    vrb::test::standin::records().back().kind = int(desc->type);
+    *semaphore = new standinExternalSemaphore{desc->handle.fd}; // the fd is the runtime's now
+    ++vrb::test::standin::live();
+    return standinSuccess;
+}
+standinError_t standinSignalExternalSemaphoresAsync(const standinExternalSemaphore_t *,
+                                                    const standinExternalSemaphoreSignalParams *params, unsigned count,
+                                                    standinStream_t stream)
+{
+    if (vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_signal)) return standinErrorInvalidValue;
+    vrb::test::standin::records().back().stream = stream;
+    vrb::test::standin::records().back().value = params[0].params.fence.value;
+    return count == 1 ? standinSuccess : standinErrorInvalidValue;
+}
+standinError_t standinWaitExternalSemaphoresAsync(const standinExternalSemaphore_t *,
+                                                  const standinExternalSemaphoreWaitParams *params, unsigned count,
+                                                  standinStream_t stream)
+{
+    if (vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_wait)) return standinErrorInvalidValue;
+    vrb::test::standin::records().back().stream = stream;
+    vrb::test::standin::records().back().value = params[0].params.fence.value;
+    return count == 1 ? standinSuccess : standinErrorInvalidValue;
+}
+standinError_t standinDestroyExternalSemaphore(standinExternalSemaphore_t semaphore)
+{
+    vrb::test::standin::note(vrb::test::standin::Call::semaphore_destroy);
+    ::close(semaphore->fd);
+    delete semaphore;
+    --vrb::test::standin::live();
+    return standinSuccess;
+}
+standinError_t standinEventQuery(standinEvent_t)
+{
+    return standinSuccess;
+}
+const char *standinTimelineSemaphoreGap()
+{
+    return vrb::test::standin::timeline_gap().c_str();
 }
 
 standinError_t standinDeviceUuid(int, uint8_t (&out)[16])
