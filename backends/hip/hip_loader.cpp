@@ -73,28 +73,26 @@ const char *last_error()
 }
 
 const vrb_plugin_table unavailable_table = {
-    sizeof(vrb_plugin_table),
-    VRB_ABI_VERSION,
-    "hip",
-    "AMD GPUs through HIP (the HIP runtime is not available here)",
-    VRB_MODULE_VERSION,
-    last_error,
-    init_unavailable,
-    ignore<vrb_context *>,
-    unavailable<vrb_context *, uint32_t *>,
-    unavailable<vrb_context *, uint32_t, vrb_device_info *>,
-    unavailable<vrb_context *, uint32_t, vrb_device **>,
-    ignore<vrb_device *>,
-    unavailable<vrb_device *, uint32_t *>,
+    sizeof(vrb_plugin_table), VRB_ABI_VERSION, "hip", "AMD GPUs through HIP (the HIP runtime is not available here)",
+    VRB_MODULE_VERSION, last_error, init_unavailable, ignore<vrb_context *>, unavailable<vrb_context *, uint32_t *>,
+    unavailable<vrb_context *, uint32_t, vrb_device_info *>, unavailable<vrb_context *, uint32_t, vrb_device **>,
+    ignore<vrb_device *>, unavailable<vrb_device *, uint32_t *>,
     unavailable<vrb_device *, uint32_t, vrb_memory_kind_info *>,
-    unavailable<vrb_device *, uint32_t, uint64_t, vrb_buffer **>,
-    ignore<vrb_buffer *>,
-    unavailable<vrb_buffer *, uint64_t, const void *, uint64_t>,
-    unavailable<vrb_buffer *, uint64_t, void *, uint64_t>,
+    unavailable<vrb_device *, uint32_t, uint64_t, vrb_buffer **>, ignore<vrb_buffer *>,
+    unavailable<vrb_buffer *, uint64_t, const void *, uint64_t>, unavailable<vrb_buffer *, uint64_t, void *, uint64_t>,
     unavailable<vrb_device *, const vrb_operation *, uint32_t, double *, vrb_op_output *>,
-    nullptr,
-    nullptr,
-    nullptr,
+    // Every optional slot empty: without its runtime the module shares and offers nothing.
+    nullptr, // buffer_export
+    nullptr, // buffer_import
+    nullptr, // buffer_alloc_exportable
+    nullptr, // op_supported
+    nullptr, // semaphore_create_exportable
+    nullptr, // semaphore_export
+    nullptr, // semaphore_import
+    nullptr, // semaphore_free
+    nullptr, // semaphore_signal
+    nullptr, // semaphore_device_wait
+    nullptr, // semaphore_host_wait
 };
 
 } // namespace

@@ -18,7 +18,7 @@ namespace vrb::vulkan {
 
 namespace {
 
-constexpr VkExternalSemaphoreHandleTypeFlagBits kOpaqueFd = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+constexpr VkExternalSemaphoreHandleTypeFlagBits kSemaphoreOpaqueFd = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
 
 std::string hex(uint32_t value)
 {
@@ -80,7 +80,7 @@ void Semaphore::write_handle(vrb_external_handle &h)
         fail(VRB_ERROR_UNSUPPORTED, "the semaphore was imported: only one created exportable has an fd to give");
     VkSemaphoreGetFdInfoKHR info{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
     info.semaphore = semaphore_.get();
-    info.handleType = kOpaqueFd;
+    info.handleType = kSemaphoreOpaqueFd;
     int fd = -1;
     check(vkGetSemaphoreFdKHR(device_.handle(), &info, &fd), "exporting a semaphore as an opaque fd");
     h.type = VRB_EXTERNAL_OPAQUE_FD;
@@ -136,13 +136,13 @@ std::string semaphore_sharing_gap(const Device &device)
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     VkPhysicalDeviceExternalSemaphoreInfo info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
     info.pNext = &type;
-    info.handleType = kOpaqueFd;
+    info.handleType = kSemaphoreOpaqueFd;
     VkExternalSemaphoreProperties properties{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
     vkGetPhysicalDeviceExternalSemaphoreProperties(p.handle, &info, &properties);
     const VkExternalSemaphoreFeatureFlags both =
         VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT | VK_EXTERNAL_SEMAPHORE_FEATURE_IMPORTABLE_BIT;
-    const bool shares =
-        (properties.externalSemaphoreFeatures & both) == both && (properties.compatibleHandleTypes & kOpaqueFd);
+    const bool shares = (properties.externalSemaphoreFeatures & both) == both &&
+                        (properties.compatibleHandleTypes & kSemaphoreOpaqueFd);
     const bool extension = device.extension_enabled(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
     if (shares && extension) return "";
     std::string gap = name + " cannot share a timeline semaphore as an opaque fd: " +
@@ -161,7 +161,7 @@ std::unique_ptr<Semaphore> create_exportable_semaphore(Device &device, uint32_t 
                                         std::to_string(handle_type));
     if (const std::string gap = semaphore_sharing_gap(device); !gap.empty()) fail(VRB_ERROR_UNSUPPORTED, gap);
     VkExportSemaphoreCreateInfo exported{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
-    exported.handleTypes = kOpaqueFd;
+    exported.handleTypes = kSemaphoreOpaqueFd;
     return std::make_unique<Semaphore>(device, create_timeline(device, &exported), true);
 }
 
@@ -178,7 +178,7 @@ std::unique_ptr<Semaphore> import_semaphore(Device &device, const vrb_external_h
              "cannot duplicate file descriptor " + std::to_string(handle.handle) + ": " + std::strerror(errno));
     VkImportSemaphoreFdInfoKHR import{VK_STRUCTURE_TYPE_IMPORT_SEMAPHORE_FD_INFO_KHR};
     import.semaphore = semaphore.get();
-    import.handleType = kOpaqueFd;
+    import.handleType = kSemaphoreOpaqueFd;
     import.fd = duplicate.get();
     check(vkImportSemaphoreFdKHR(device.handle(), &import), "importing a semaphore from an opaque fd");
     duplicate.release(); // the driver owns it now

@@ -10,6 +10,8 @@
 #include <vrambench/core/results/schema.hpp>
 #include <vrambench/core/run/runner.hpp>
 
+#include "../open_fds.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -25,14 +27,6 @@ namespace {
 
 using vrb::ProbeResult;
 using vrb::Verification;
-
-std::size_t open_fds()
-{
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator("/proc/self/fd"))
-        ++n;
-    return n;
-}
 
 class InteropSync : public ::testing::Test {
   protected:

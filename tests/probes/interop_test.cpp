@@ -10,6 +10,8 @@
 #include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/run/runner.hpp>
 
+#include "../open_fds.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -24,14 +26,6 @@
 #ifdef VRAMBENCH_VULKAN_MODULE
 
 namespace {
-
-std::size_t open_fds()
-{
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator("/proc/self/fd"))
-        ++n;
-    return n;
-}
 
 class InteropProbes : public ::testing::Test {
   protected:

@@ -8,6 +8,8 @@
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
+#include "../open_fds.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -22,14 +24,6 @@ namespace vrb::vulkan::test {
 namespace {
 
 constexpr uint64_t kBytes = 1 << 20;
-
-std::size_t open_fds()
-{
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto &entry : std::filesystem::directory_iterator("/proc/self/fd"))
-        ++n;
-    return n;
-}
 
 bool fd_is_open(int fd)
 {

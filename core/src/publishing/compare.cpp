@@ -1,6 +1,7 @@
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/publishing/compare.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 
@@ -72,11 +73,6 @@ std::vector<double> samples_of(const json &object)
         for (const auto &s : object["samples"])
             if (s.is_number()) samples.push_back(s.get<double>());
     return samples;
-}
-
-std::string text_or(const json &object, const char *key, const std::string &fallback)
-{
-    return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : fallback;
 }
 
 struct Device {

@@ -2,6 +2,7 @@
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/publishing/fleet.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/schema.hpp>
 
@@ -17,12 +18,6 @@ namespace vrb {
 namespace {
 
 using nlohmann::json;
-
-std::string text_or(const json &object, const char *key, const std::string &fallback)
-{
-    return object.is_object() && object.contains(key) && object[key].is_string() ? object[key].get<std::string>()
-                                                                                 : fallback;
-}
 
 // The figures that tell a slow card: a memory-bound copy and triad, and the latency
 // of a dependent load past the caches. Everything else a run measures stays with
