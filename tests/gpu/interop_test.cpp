@@ -281,6 +281,48 @@ TEST_P(GpuInterop, OneAllocationIsSharedWithVulkanOnTheSameCardBothWays)
         if (exported) from.t->buffer_free(exported);
     }
 }
+
+// A timeline semaphore the Vulkan module exports orders the GPU module's queue and
+// Vulkan's both ways: the GPU module's signal reaches a host wait through Vulkan, and
+// Vulkan's signal releases a device-side wait of the GPU module, whose next signal
+// comes back. What interop.sync times, checked once here on a real card.
+TEST_P(GpuInterop, ATimelineSemaphoreFromVulkanCarriesSignalsBothWays)
+{
+    const vrb_device_info gpu = a_->describe(0);
+    uint32_t index = UINT32_MAX;
+    {
+        Side probe(vrb::test::module_path(VRB_TEST_VULKAN_MODULE), 0);
+        if (!probe.context) GTEST_SKIP() << "Vulkan: " << probe.why;
+        index = same_card_in_vulkan(probe, gpu);
+    }
+    if (index == UINT32_MAX) GTEST_SKIP() << "no Vulkan device is the same card as " << gpu.name;
+    Side vulkan(vrb::test::module_path(VRB_TEST_VULKAN_MODULE), index);
+    ASSERT_TRUE(vulkan.ok()) << vulkan.why;
+    if (!a_->t->semaphore_import) GTEST_SKIP() << GetParam().name << " imports no semaphore";
+    vrb_semaphore *exported = nullptr, *imported = nullptr;
+    if (vulkan.t->semaphore_create_exportable(vulkan.device, VRB_EXTERNAL_OPAQUE_FD, &exported) != VRB_OK)
+        GTEST_SKIP() << "Vulkan: " << vulkan.t->last_error();
+    vrb_external_handle h = empty_handle();
+    ASSERT_EQ(vulkan.t->semaphore_export(exported, &h), VRB_OK) << vulkan.t->last_error();
+    const vrb_status status = a_->t->semaphore_import(a_->device, &h, &imported);
+    if (status != VRB_OK) ::close(int(h.handle)); // a failed import leaves the fd ours
+    if (status == VRB_ERROR_UNSUPPORTED) {
+        vulkan.t->semaphore_free(exported);
+        GTEST_SKIP() << GetParam().name << ": " << a_->t->last_error();
+    }
+    ASSERT_EQ(status, VRB_OK) << a_->t->last_error();
+    constexpr uint64_t five_seconds = 5'000'000'000ull;
+    EXPECT_EQ(a_->t->semaphore_signal(a_->device, imported, 1), VRB_OK) << a_->t->last_error();
+    EXPECT_EQ(vulkan.t->semaphore_host_wait(exported, 1, five_seconds), VRB_OK) << vulkan.t->last_error();
+    EXPECT_EQ(a_->t->semaphore_device_wait(a_->device, imported, 2), VRB_OK) << a_->t->last_error();
+    EXPECT_EQ(a_->t->semaphore_signal(a_->device, imported, 3), VRB_OK) << a_->t->last_error();
+    EXPECT_NE(vulkan.t->semaphore_host_wait(exported, 3, 100'000'000ull), VRB_OK)
+        << "the GPU module signalled 3 before Vulkan's 2 released its wait";
+    EXPECT_EQ(vulkan.t->semaphore_signal(vulkan.device, exported, 2), VRB_OK) << vulkan.t->last_error();
+    EXPECT_EQ(vulkan.t->semaphore_host_wait(exported, 3, five_seconds), VRB_OK) << vulkan.t->last_error();
+    a_->t->semaphore_free(imported);
+    vulkan.t->semaphore_free(exported);
+}
 #endif
 
 std::vector<BuiltModule> interop_modules = vrb::test::built_modules();

@@ -132,6 +132,10 @@ TEST(Reliability, ASegfaultInAnOperationKeepsTheResultsBeforeIt)
     const Outcome outcome = run_with(FAULTY_CRASH_RUN, "crash-run");
     expect_survived(outcome, "crashed", "SIGSEGV");
     EXPECT_EQ(results_of(outcome.document, "faulty"), 2u) << "read and write finished before the crash";
+    // The reason names what the worker was doing: device, probe and step (an interop
+    // probe's step is its pair).
+    const std::string reason = backend(outcome.document, "faulty")["reason"];
+    EXPECT_NE(reason.find("(SIGSEGV) during faulty:0 bandwidth.stream copy"), std::string::npos) << reason;
 }
 
 TEST(Reliability, APluginThatExitsMidRunIsRecordedAsExitedEarly)

@@ -234,7 +234,17 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
             if (other["state"] == "available" && other["name"] != name)
                 probe_options.partner_modules.push_back(other["file"].get<std::string>());
         options.request = {{"devices", indices}, {"probes", request.probes}, {"options", to_json(probe_options)}};
-        return run_worker(options, on_frame);
+        // The worker's last progress names the device, probe and step (for an interop
+        // probe, the pair) it was in: a worker that ends early is reported with it.
+        std::string last_step;
+        WorkerOutcome worker = run_worker(options, [&](const Frame &frame) {
+            if (frame.type == FrameType::progress) last_step = frame.payload.value("what", "");
+            on_frame(frame);
+        });
+        if (worker.kind != WorkerOutcome::Kind::finished && worker.kind != WorkerOutcome::Kind::interrupted &&
+            !last_step.empty())
+            worker.detail += fmt::format(" during {}", last_step);
+        return worker;
     };
     // A result as the run records it: the flags of the run updated, the journal written.
     auto record_result = [&](const nlohmann::json &payload) {
