@@ -259,18 +259,34 @@ uint32_t same_card_in_vulkan(const Side &vulkan, const vrb_device_info &gpu)
     return UINT32_MAX;
 }
 
-TEST_P(GpuInterop, OneAllocationIsSharedWithVulkanOnTheSameCardBothWays)
+// The Vulkan module opened on the card of `gpu`'s first device; null, with `why`, where
+// Vulkan is not available or has no device on that card.
+std::unique_ptr<Side> vulkan_on_same_card(const Side &gpu, std::string &why)
 {
-    const vrb_device_info gpu = a_->describe(0);
+    const vrb_device_info card = gpu.describe(0);
     uint32_t index = UINT32_MAX;
     {
         Side probe(vrb::test::module_path(VRB_TEST_VULKAN_MODULE), 0);
-        if (!probe.context) GTEST_SKIP() << "Vulkan: " << probe.why;
-        index = same_card_in_vulkan(probe, gpu);
+        if (!probe.context) {
+            why = "Vulkan: " + probe.why;
+            return nullptr;
+        }
+        index = same_card_in_vulkan(probe, card);
     }
-    if (index == UINT32_MAX) GTEST_SKIP() << "no Vulkan device is the same card as " << gpu.name;
-    Side vulkan(vrb::test::module_path(VRB_TEST_VULKAN_MODULE), index);
-    ASSERT_TRUE(vulkan.ok()) << vulkan.why;
+    if (index == UINT32_MAX) {
+        why = std::string("no Vulkan device is the same card as ") + card.name;
+        return nullptr;
+    }
+    return std::make_unique<Side>(vrb::test::module_path(VRB_TEST_VULKAN_MODULE), index);
+}
+
+TEST_P(GpuInterop, OneAllocationIsSharedWithVulkanOnTheSameCardBothWays)
+{
+    std::string why;
+    const std::unique_ptr<Side> on_card = vulkan_on_same_card(*a_, why);
+    if (!on_card) GTEST_SKIP() << why;
+    ASSERT_TRUE(on_card->ok()) << on_card->why;
+    const Side &vulkan = *on_card;
     for (const bool gpu_exports : {false, true}) {
         SCOPED_TRACE(gpu_exports ? GetParam().name + "->vulkan" : "vulkan->" + GetParam().name);
         const Side &from = gpu_exports ? *a_ : vulkan;
@@ -288,16 +304,11 @@ TEST_P(GpuInterop, OneAllocationIsSharedWithVulkanOnTheSameCardBothWays)
 // comes back. What interop.sync times, checked once here on a real card.
 TEST_P(GpuInterop, ATimelineSemaphoreFromVulkanCarriesSignalsBothWays)
 {
-    const vrb_device_info gpu = a_->describe(0);
-    uint32_t index = UINT32_MAX;
-    {
-        Side probe(vrb::test::module_path(VRB_TEST_VULKAN_MODULE), 0);
-        if (!probe.context) GTEST_SKIP() << "Vulkan: " << probe.why;
-        index = same_card_in_vulkan(probe, gpu);
-    }
-    if (index == UINT32_MAX) GTEST_SKIP() << "no Vulkan device is the same card as " << gpu.name;
-    Side vulkan(vrb::test::module_path(VRB_TEST_VULKAN_MODULE), index);
-    ASSERT_TRUE(vulkan.ok()) << vulkan.why;
+    std::string why;
+    const std::unique_ptr<Side> on_card = vulkan_on_same_card(*a_, why);
+    if (!on_card) GTEST_SKIP() << why;
+    ASSERT_TRUE(on_card->ok()) << on_card->why;
+    const Side &vulkan = *on_card;
     if (!a_->t->semaphore_import) GTEST_SKIP() << GetParam().name << " imports no semaphore";
     vrb_semaphore *exported = nullptr, *imported = nullptr;
     if (vulkan.t->semaphore_create_exportable(vulkan.device, VRB_EXTERNAL_OPAQUE_FD, &exported) != VRB_OK)
