@@ -327,7 +327,11 @@ void export_buffer(const Buffer &buffer, vrb_external_handle &h)
     h.allocation_bytes = segment.allocation_bytes;
     h.memory_type_index = buffer.kind().type_index;
     h.flags = buffer.external().dedicated ? VRB_EXTERNAL_DEDICATED : 0;
-    const PhysicalDevice &p = device.physical();
+    name_exporter(device.physical(), h);
+}
+
+void name_exporter(const PhysicalDevice &p, vrb_external_handle &h)
+{
     if (p.has_id) {
         h.flags |= VRB_EXTERNAL_UUIDS_KNOWN;
         std::memcpy(h.device_uuid, p.id.deviceUUID, sizeof h.device_uuid);

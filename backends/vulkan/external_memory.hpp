@@ -33,6 +33,10 @@ std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind, uint6
 // of this header's size (make_table copies it to the host's).
 void export_buffer(const Buffer &buffer, vrb_external_handle &out);
 
+// Marks a handle this module exports as Vulkan's, from `physical`'s card and driver
+// (UUIDs where the device reports them): memory and semaphores alike.
+void name_exporter(const PhysicalDevice &physical, vrb_external_handle &out);
+
 // Checks the handle before any driver call; on success the buffer owns the fd.
 std::unique_ptr<Buffer> import_buffer(Device &device, const vrb_external_handle &handle);
 

@@ -89,13 +89,7 @@ void Semaphore::write_handle(vrb_external_handle &h)
     h.allocation_bytes = 0;
     h.memory_type_index = UINT32_MAX;
     h.flags = 0;
-    const PhysicalDevice &p = device_.physical();
-    if (p.has_id) {
-        h.flags |= VRB_EXTERNAL_UUIDS_KNOWN;
-        std::memcpy(h.device_uuid, p.id.deviceUUID, sizeof h.device_uuid);
-        std::memcpy(h.driver_uuid, p.id.driverUUID, sizeof h.driver_uuid);
-    }
-    plugin::copy_string(h.api, "Vulkan");
+    name_exporter(device_.physical(), h);
 }
 
 void Semaphore::wait_for(uint64_t value, uint64_t timeout_ns)
