@@ -1,8 +1,10 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 // CHECK: counts the lanes of src1 that differ from vrb_pattern(pattern, lane, seed) and
 // finds the lowest such lane; one (count, first) pair per workgroup, finished on the host.
 #include "common.glsl"
 #include "pattern.glsl"
+#include "pattern_elements.glsl"
 #include "reduction.glsl"
 #include "access.glsl"
 
@@ -10,11 +12,48 @@ layout(std430, binding = 3) writeonly buffer Results { uvec4 results[]; };
 
 const uvec2 NONE = uvec2(0xffffffffu, 0xffffffffu);
 
-void compare_lane(uint value, uvec2 lane, inout uint mismatches, inout uvec2 first)
+// Lane by lane, only for an element that differs somewhere.
+void compare_element(ELEM value, ELEM want, uvec2 lane, inout uint mismatches, inout uvec2 first)
 {
-    if (value != vrb_pattern(pc.pattern, lane, pc.seed)) {
+#if WIDTH == 1
+    if (value != want) {
         ++mismatches;
         if (less64(lane, first)) first = lane;
+    }
+#else
+    if (all(equal(value, want))) return;
+    for (uint k = 0u; k < uint(WIDTH); ++k) {
+        if (value[k] == want[k]) continue;
+        ++mismatches;
+        const uvec2 l = add64(lane, k);
+        if (less64(l, first)) first = l;
+    }
+#endif
+}
+
+// The walk's elements against the random pattern, each place's block lanes made once
+// (pattern_elements.glsl).
+void check_random_cycling(uint walk_first, uint walk_end, uint walk_step, uint walk_passes, uint places,
+                          inout uint mismatches, inout uint before_last, inout uvec2 first)
+{
+    const uvec2 first_lane = pc.first_lane;
+    ELEM placed[MOST_PLACES];
+    [[unroll]] for (uint k = 0u; k < MOST_PLACES; ++k)
+        if (k < places)
+            placed[k] = placed_lanes(add64(first_lane, (walk_first + k * walk_step) * uint(WIDTH)), pc.seed);
+    const uint cycle = places * walk_step;
+    FOR_EACH_PASS(p) {
+        if (p + 1u == walk_passes) before_last = mismatches;
+        for (uint i = walk_first; i < walk_end; i += cycle) {
+            [[unroll]] for (uint k = 0u; k < MOST_PLACES; ++k)
+            {
+                const uint e = i + k * walk_step;
+                if (k >= places || e >= walk_end) break;
+                const uvec2 lane = add64(first_lane, e * uint(WIDTH));
+                compare_element(LOAD_SRC1(pc.src1_base + e), placed_element(placed[k], lane), lane, mismatches,
+                                first);
+            }
+        }
     }
 }
 
@@ -24,16 +63,17 @@ void main()
     uint mismatches = 0u; // one invocation sees fewer than 2^32 lanes per dispatch
     uint before_last = 0u;
     uvec2 first = NONE;
-    FOR_EACH_PASS(p) {
-        if (p + 1u == walk_passes) before_last = mismatches;
-        FOR_EACH_ELEMENT(i) {
-            ELEM v = LOAD_SRC1(pc.src1_base + i);
-            uvec2 lane = add64(pc.first_lane, i * uint(WIDTH));
-#if WIDTH == 1
-            compare_lane(v, lane, mismatches, first);
-#else
-            for (uint k = 0u; k < uint(WIDTH); ++k) compare_lane(v[k], add64(lane, k), mismatches, first);
-#endif
+    const uint places = pc.pattern == VRB_PATTERN_RANDOM ? places_of(walk_step) : 0u;
+    if (places > 0u) {
+        check_random_cycling(walk_first, walk_end, walk_step, walk_passes, places, mismatches, before_last, first);
+    } else {
+        FOR_EACH_PASS(p) {
+            if (p + 1u == walk_passes) before_last = mismatches;
+            FOR_EACH_ELEMENT(i) {
+                const uvec2 lane = add64(pc.first_lane, i * uint(WIDTH));
+                compare_element(LOAD_SRC1(pc.src1_base + i), pattern_element(pc.pattern, lane, pc.seed), lane,
+                                mismatches, first);
+            }
         }
     }
     uvec2 total = workgroup_sum(uvec2(mismatches - before_last, 0u));

@@ -1,41 +1,30 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 // FILL (and WRITE, which is FILL with the random pattern): lane l of the operation
 // receives vrb_pattern(pattern, l, seed).
 #include "common.glsl"
 #include "pattern.glsl"
+#include "pattern_elements.glsl"
 
 #define USES_DST
 #include "access.glsl"
 
-ELEM pattern_element(uint pattern, uvec2 lane, uint seed)
+void fill_random_cycling(uint dst_base, uvec2 first_lane, uint seed, uint walk_first, uint walk_end, uint walk_step,
+                         uint walk_passes, uint places)
 {
-#if WIDTH == 1
-    return vrb_pattern(pattern, lane, seed);
-#elif WIDTH == 2
-    return uvec2(vrb_pattern(pattern, lane, seed), vrb_pattern(pattern, add64(lane, 1u), seed));
-#else
-    return uvec4(vrb_pattern(pattern, lane, seed), vrb_pattern(pattern, add64(lane, 1u), seed),
-                 vrb_pattern(pattern, add64(lane, 2u), seed), vrb_pattern(pattern, add64(lane, 3u), seed));
-#endif
-}
-
-// The random pattern where every element an invocation walks lies at the same place
-// in its block (the walk strides by a multiple of the block): the block's lanes for
-// that place are hashed once, and each element costs one whitening word and an XOR
-// per lane.
-void fill_random_same_place(uint dst_base, uvec2 first_lane, uint seed, uint walk_first, uint walk_end,
-                            uint walk_step, uint walk_passes)
-{
-    uvec2 lane0 = add64(first_lane, walk_first * uint(WIDTH));
-    ELEM placed;
-#if WIDTH == 1
-    placed = vrb_pattern_block_lane(lane0.x & (VRB_PATTERN_BLOCK_LANES - 1u), seed);
-#else
-    for (uint k = 0u; k < uint(WIDTH); ++k)
-        placed[k] = vrb_pattern_block_lane((lane0.x + k) & (VRB_PATTERN_BLOCK_LANES - 1u), seed);
-#endif
-    FOR_EACH_PASS(p) FOR_EACH_ELEMENT(i)
-        store_dst(dst_base + i, placed ^ ELEM(vrb_pattern_whitening_of(add64(first_lane, i * uint(WIDTH)))));
+    ELEM placed[MOST_PLACES];
+    [[unroll]] for (uint k = 0u; k < MOST_PLACES; ++k)
+        if (k < places) placed[k] = placed_lanes(add64(first_lane, (walk_first + k * walk_step) * uint(WIDTH)), seed);
+    const uint cycle = places * walk_step;
+    FOR_EACH_PASS(p) for (uint i = walk_first; i < walk_end; i += cycle)
+    {
+        [[unroll]] for (uint k = 0u; k < MOST_PLACES; ++k)
+        {
+            const uint e = i + k * walk_step;
+            if (k >= places || e >= walk_end) break;
+            store_dst(dst_base + e, placed_element(placed[k], add64(first_lane, e * uint(WIDTH))));
+        }
+    }
 }
 
 void main()
@@ -44,10 +33,12 @@ void main()
     const uint dst_base = pc.dst_base, pattern = pc.pattern, seed = pc.seed;
     const uvec2 first_lane = pc.first_lane;
     WALK_RANGE;
-    // Lanes of one element never straddle two blocks: first_lane is a multiple of WIDTH.
-    if (pattern == VRB_PATTERN_RANDOM && (walk_step * uint(WIDTH)) % VRB_PATTERN_BLOCK_LANES == 0u) {
-        fill_random_same_place(dst_base, first_lane, seed, walk_first, walk_end, walk_step, walk_passes);
-        return;
+    if (pattern == VRB_PATTERN_RANDOM) {
+        const uint places = places_of(walk_step);
+        if (places > 0u) {
+            fill_random_cycling(dst_base, first_lane, seed, walk_first, walk_end, walk_step, walk_passes, places);
+            return;
+        }
     }
     FOR_EACH_PASS(p) FOR_EACH_ELEMENT(i)
         store_dst(dst_base + i, pattern_element(pattern, add64(first_lane, i * uint(WIDTH)), seed));

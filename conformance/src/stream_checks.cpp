@@ -176,42 +176,53 @@ void check_chase(const Target &target, Findings &findings)
 
 void check_fill_and_check(const Target &target, Findings &findings)
 {
+    // Every width (a pattern is the same lanes at any width), from the buffer's start and
+    // from an offset (lane 0 is the first lane at the offset), over a count that ends
+    // inside a block of the random pattern; two flipped bits, in lanes that are not an
+    // element's first, which CHECK must count and locate lane by lane.
+    constexpr uint64_t lanes = 70004, offset_lanes = 12;
+    constexpr uint64_t flipped[] = {12345, 40002};
     for_each_kernel_kind(target, findings, [&](Device &device, const Kind &kind) {
-        const uint64_t lanes = 70001;
-        auto buffer = device.allocate(kind.index, lanes * 4);
-        for (uint32_t pattern = 0; pattern < VRB_PATTERN_COUNT; ++pattern) {
-            const std::string at = where(VRB_OP_FILL, 4, kind, lanes) + fmt::format(", pattern {}", pattern);
-            attempt(findings, at, [&] {
-                vrb_operation fill = make_op(VRB_OP_FILL, 4, lanes);
-                fill.pattern = pattern;
-                fill.dst = {buffer->handle(), 0};
-                device.run(fill, 1);
-                const auto got = download(*buffer, lanes);
-                std::vector<uint32_t> want(lanes);
-                for (uint64_t i = 0; i < lanes; ++i)
-                    want[i] = vrb_pattern(pattern, i, fill.seed);
-                if (const auto d = lane_difference(got, want); !d.empty()) findings.fail(at + ": " + d);
+        auto buffer = device.allocate(kind.index, (lanes + offset_lanes) * 4);
+        for (uint32_t width : widths)
+            for (uint64_t offset : {uint64_t{0}, offset_lanes})
+                for (uint32_t pattern = 0; pattern < VRB_PATTERN_COUNT; ++pattern) {
+                    const uint64_t count = lanes * 4 / width;
+                    const std::string at = where(VRB_OP_FILL, width, kind, count) +
+                                           fmt::format(", offset {} bytes, pattern {}", offset * 4, pattern);
+                    attempt(findings, at, [&] {
+                        upload(*buffer, random_lanes(lanes + offset_lanes, 44)); // stale data must not pass
+                        vrb_operation fill = make_op(VRB_OP_FILL, width, count);
+                        fill.pattern = pattern;
+                        fill.dst = {buffer->handle(), offset * 4};
+                        device.run(fill, 1);
+                        const auto got = download(*buffer, lanes, offset * 4);
+                        std::vector<uint32_t> want(lanes);
+                        for (uint64_t i = 0; i < lanes; ++i)
+                            want[i] = vrb_pattern(pattern, i, fill.seed);
+                        if (const auto d = lane_difference(got, want); !d.empty()) findings.fail(at + ": " + d);
 
-                const std::string check_at = where(VRB_OP_CHECK, 4, kind, lanes) + fmt::format(", pattern {}", pattern);
-                vrb_operation check = make_op(VRB_OP_CHECK, 4, lanes);
-                check.pattern = pattern;
-                check.src1 = {buffer->handle(), 0};
-                upload(*buffer, want);
-                const auto clean = device.run(check, 1).output;
-                if (clean.mismatches != 0)
-                    findings.fail(
-                        fmt::format("{}: found {} mismatches in a buffer that holds the pattern, first at lane {}",
-                                    check_at, clean.mismatches, clean.first_mismatch));
-                const uint64_t flipped = 12345;
-                upload(*buffer, {want[flipped] ^ 0x10u}, flipped * 4);
-                const auto out = device.run(check, 1).output;
-                if (out.mismatches != 1 || out.first_mismatch != flipped)
-                    findings.fail(
-                        fmt::format("{}: one bit flipped at lane {}: expected 1 mismatch at lane {}, actual {} "
-                                    "mismatches, first at lane {}",
-                                    check_at, flipped, flipped, out.mismatches, out.first_mismatch));
-            });
-        }
+                        const std::string check_at = where(VRB_OP_CHECK, width, kind, count) +
+                                                     fmt::format(", offset {} bytes, pattern {}", offset * 4, pattern);
+                        vrb_operation check = make_op(VRB_OP_CHECK, width, count);
+                        check.pattern = pattern;
+                        check.src1 = {buffer->handle(), offset * 4};
+                        upload(*buffer, want, offset * 4);
+                        const auto clean = device.run(check, 1).output;
+                        if (clean.mismatches != 0)
+                            findings.fail(fmt::format(
+                                "{}: found {} mismatches in a buffer that holds the pattern, first at lane {}",
+                                check_at, clean.mismatches, clean.first_mismatch));
+                        for (uint64_t lane : flipped)
+                            upload(*buffer, {want[lane] ^ 0x10u}, (offset + lane) * 4);
+                        const auto out = device.run(check, 1).output;
+                        if (out.mismatches != 2 || out.first_mismatch != flipped[0])
+                            findings.fail(fmt::format("{}: one bit flipped at lanes {} and {}: expected 2 mismatches, "
+                                                      "the first at lane {}; actual {} mismatches, first at lane {}",
+                                                      check_at, flipped[0], flipped[1], flipped[0], out.mismatches,
+                                                      out.first_mismatch));
+                    });
+                }
     });
 }
 

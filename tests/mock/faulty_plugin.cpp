@@ -12,7 +12,10 @@
 //   FAULT_PRINTS_RUN    prints to stdout and stderr on every run(), and works
 //   FAULT_FORK_INIT     init starts a helper that calls setsid() and forks again (a
 //                       daemon), holding the worker's pipes; then works. The helper
-//                       writes its pid to $FAULTY_HELPER_PID_FILE when that is set.
+//                       writes its pid to $FAULTY_HELPER_PID_FILE when that is set;
+//                       with $FAULTY_HELPER_WATCH_MS, init then waits that long and
+//                       fails if the helper was ended meanwhile (it must live as long
+//                       as its worker, whatever the workers beside it do).
 //   FAULT_FORK_CRASH_INIT  the same helper, then a segmentation fault in init
 //   FAULT_SUSPECT       works, but declares a memory clock and bus width whose peak
 //                       (0.002 GB/s) every figure is far above
@@ -30,6 +33,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -55,10 +59,11 @@ int run_calls = 0;
 // A daemon as a driver might start one: its own session, its parent gone, every file
 // descriptor it inherited (the worker's frame pipe among them) kept open, quiet on the
 // terminal. init goes on once the helper has said its pid.
-void start_helper()
+// Returns the helper's pid (0 when it could not start).
+pid_t start_helper()
 {
     int ready[2];
-    if (::pipe(ready) != 0) return;
+    if (::pipe(ready) != 0) return 0;
     const pid_t first = ::fork();
     if (first == 0) {
         ::setsid();
@@ -66,13 +71,14 @@ void start_helper()
             const int null = ::open("/dev/null", O_RDWR);
             for (int fd = 0; fd < 3; ++fd)
                 ::dup2(null, fd);
+            const pid_t self = ::getpid();
             if (const char *file = std::getenv("FAULTY_HELPER_PID_FILE")) {
-                const std::string pid = std::to_string(::getpid()) + "\n";
+                const std::string pid = std::to_string(self) + "\n";
                 const int out = ::open(file, O_WRONLY | O_CREAT | O_APPEND, 0644);
                 (void)!::write(out, pid.data(), pid.size());
                 ::close(out);
             }
-            (void)!::write(ready[1], "x", 1);
+            (void)!::write(ready[1], &self, sizeof self);
             for (;;)
                 ::pause();
         }
@@ -80,9 +86,32 @@ void start_helper()
     }
     ::close(ready[1]);
     ::waitpid(first, nullptr, 0);
-    char c;
-    (void)!::read(ready[0], &c, 1);
+    pid_t helper = 0;
+    if (::read(ready[0], &helper, sizeof helper) != sizeof helper) helper = 0;
     ::close(ready[0]);
+    return helper;
+}
+
+// Running (or stopped): neither gone nor a zombie.
+bool helper_alive(pid_t pid)
+{
+    std::FILE *stat = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+    if (!stat) return false;
+    char line[512] = {};
+    const bool read = std::fgets(line, sizeof line, stat) != nullptr;
+    std::fclose(stat);
+    const char *close = read ? std::strrchr(line, ')') : nullptr;
+    return close && close[1] == ' ' && close[2] != 'Z' && close[2] != '\0';
+}
+
+void watch_helper(pid_t helper)
+{
+    const char *ms = std::getenv("FAULTY_HELPER_WATCH_MS");
+    if (!ms || !helper) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+    if (!helper_alive(helper))
+        throw std::runtime_error("the helper init started (pid " + std::to_string(helper) +
+                                 ") was ended while init still ran");
 }
 #endif
 
@@ -197,7 +226,7 @@ class FaultyContext {
     explicit FaultyContext(const vrb_host_table *)
     {
 #if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
-        start_helper();
+        watch_helper(start_helper());
 #endif
 #if defined(FAULT_CRASH_INIT) || defined(FAULT_FORK_CRASH_INIT)
         crash();

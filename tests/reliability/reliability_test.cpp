@@ -231,6 +231,28 @@ TEST(Reliability, ADaemonThatOutlivesItsWorkerNeitherStallsTheRunNorOutlivesIt)
     expect_helpers_ended(pids, 2); // the describing worker's and the running worker's
 }
 
+TEST(Reliability, AHelperAModuleStartsLivesWhileAWorkerBesideItEnds)
+{
+    // Modules are described side by side: the host's worker ends while the forking
+    // module's init still waits on its helper, and ending that worker's leftovers must
+    // not take a helper that belongs to a worker still running.
+    const auto pids = temp_file("fork-watch.pids");
+    std::filesystem::remove(pids);
+    const ProcessResult listed =
+        run_process({VRAMBENCH_EXE, "list", "--format", "json", "--plugin", FAULTY_FORK_INIT},
+                    {"FAULTY_HELPER_PID_FILE=" + pids.string(), "FAULTY_HELPER_WATCH_MS=1500"});
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    const nlohmann::json wrapped = {{"backends", nlohmann::json::parse(listed.out)}};
+    const auto &faulty = backend(wrapped, "faulty");
+    EXPECT_EQ(faulty["state"], "available") << faulty.dump();
+    const nlohmann::json *host = nullptr;
+    for (const auto &b : wrapped["backends"])
+        if (b["name"] == "host") host = &b;
+    ASSERT_NE(host, nullptr) << "the host module is described beside it";
+    EXPECT_EQ((*host)["state"], "available");
+    expect_helpers_ended(pids, 1);
+}
+
 TEST(Reliability, ASuspectFigureExitsZeroByDefaultAndFourWithFailOnSuspect)
 {
     const std::vector<std::string> faulty_only{"--backend", "faulty"};

@@ -19,8 +19,7 @@ constexpr int spot_count = 8;
 
 vrb_operation pattern_op(vrb_op_kind kind, Buffer &buffer, uint32_t pattern, uint32_t seed)
 {
-    // Wide elements where the size allows: the fastest stores and loads a device has.
-    const uint32_t width = buffer.bytes() % 16 == 0 ? 16 : 4;
+    const uint32_t width = pattern_element_bytes(buffer.bytes());
     vrb_operation op = make_operation(kind, width, buffer.bytes() / width);
     op.pattern = pattern;
     op.seed = seed;
@@ -105,7 +104,8 @@ double rewrite_seconds(Device &device, Buffer &buffer, uint32_t pattern, uint32_
 uint64_t touch_window(Device &device, Buffer &buffer, uint64_t offset, uint64_t bytes, uint32_t seed)
 {
     fill_random(device, buffer, bytes, seed, offset);
-    vrb_operation check = make_operation(VRB_OP_CHECK, 4, bytes / lane_bytes);
+    const uint32_t width = pattern_element_bytes(bytes, offset);
+    vrb_operation check = make_operation(VRB_OP_CHECK, width, bytes / width);
     check.pattern = VRB_PATTERN_RANDOM;
     check.seed = seed;
     check.src1 = {buffer.handle(), offset};

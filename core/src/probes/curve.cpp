@@ -12,9 +12,17 @@
 
 namespace vrb {
 
+uint32_t pattern_element_bytes(uint64_t bytes, uint64_t offset)
+{
+    for (const uint32_t width : {16u, 8u})
+        if (bytes % width == 0 && offset % width == 0) return width;
+    return 4;
+}
+
 void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset)
 {
-    vrb_operation op = make_operation(VRB_OP_FILL, 4, bytes / 4);
+    const uint32_t width = pattern_element_bytes(bytes, offset);
+    vrb_operation op = make_operation(VRB_OP_FILL, width, bytes / width);
     op.pattern = VRB_PATTERN_RANDOM;
     op.seed = seed;
     op.dst = {buffer.handle(), offset};

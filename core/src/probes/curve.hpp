@@ -13,6 +13,11 @@
 
 namespace vrb {
 
+// The widest element (16, 8 or 4 bytes) that `bytes` from `offset` divide into. A pattern
+// is the same lanes at any width, and a device writes and checks it fastest in its
+// widest loads and stores (on a CPU device three times faster than in 4-byte ones).
+uint32_t pattern_element_bytes(uint64_t bytes, uint64_t offset = 0);
+
 // Fills `bytes` of `buffer` from `offset` with vrb_pattern_random lanes on the device.
 void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset = 0);
 

@@ -173,7 +173,7 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     if (options.repetitions) plan.reps = *options.repetitions;
     plan.from = 4 << 10;
     const bool quick = options.suite == Suite::quick;
-    plan.least_steps = quick ? 1u << 15 : options.suite == Suite::standard ? 1u << 17 : 1u << 18;
+    plan.least_steps = quick ? 1u << 13 : options.suite == Suite::standard ? 1u << 17 : 1u << 18;
     const uint64_t llc = device.last_level_cache_bytes();
     plan.memory_reach = 4 * llc;
     // Every run loads at least 4 x the last-level cache in distinct lines, so a cache

@@ -26,12 +26,13 @@ struct Check {
 // `writer` fills the lanes, `reader` checks them, each on its own view of the memory.
 Check hand_over(Device &writer, Buffer &written, Device &reader, Buffer &read, uint64_t bytes, uint32_t seed)
 {
-    vrb_operation fill = make_operation(VRB_OP_FILL, 4, bytes / 4);
+    const uint32_t width = pattern_element_bytes(bytes);
+    vrb_operation fill = make_operation(VRB_OP_FILL, width, bytes / width);
     fill.pattern = VRB_PATTERN_RANDOM;
     fill.seed = seed;
     fill.dst = {written.handle(), 0};
     writer.run(fill, 1);
-    vrb_operation check = make_operation(VRB_OP_CHECK, 4, bytes / 4);
+    vrb_operation check = make_operation(VRB_OP_CHECK, width, bytes / width);
     check.pattern = VRB_PATTERN_RANDOM;
     check.seed = seed;
     check.src1 = {read.handle(), 0};

@@ -20,7 +20,12 @@ namespace vrb {
 namespace {
 
 constexpr uint32_t interop_import_seed = 0x1a9b0001;
-constexpr uint32_t repetitions = 5;
+
+uint32_t repetitions_for(const ProbeOptions &options)
+{
+    if (options.repetitions) return *options.repetitions;
+    return options.suite == Suite::quick ? 3 : options.suite == Suite::full ? 10 : 5;
+}
 
 std::vector<uint64_t> sizes_for(const ProbeOptions &options)
 {
@@ -58,7 +63,7 @@ class InteropImportProbe final : public Probe {
                 r.metric = "time";
                 r.unit = "s";
                 r.parameters["array_bytes"] = bytes;
-                r.parameters["repetitions"] = repetitions;
+                r.parameters["repetitions"] = repetitions_for(ctx.options);
                 r.byte_counting = "none: seconds from the export call to the end of the importer's first read";
                 try {
                     measure(ctx, pair, bytes, r);
@@ -76,7 +81,8 @@ class InteropImportProbe final : public Probe {
         std::vector<double> exports, imports, touches, totals;
         const uint64_t lanes = bytes / 4;
         const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, interop_import_seed, 0, lanes);
-        for (uint32_t rep = 0; rep < repetitions; ++rep) {
+        const uint32_t width = pattern_element_bytes(bytes);
+        for (uint32_t rep = 0, reps = repetitions_for(ctx.options); rep < reps; ++rep) {
             std::unique_ptr<Buffer> exported =
                 pair.exportable_alloc ? allocate_exportable(*pair.exporter, pair.kind, bytes, VRB_EXTERNAL_OPAQUE_FD)
                                       : pair.exporter->allocate(pair.kind, bytes);
@@ -86,7 +92,7 @@ class InteropImportProbe final : public Probe {
             const auto exported_at = std::chrono::steady_clock::now();
             std::unique_ptr<Buffer> imported = import_buffer(ctx.device, handle);
             const auto imported_at = std::chrono::steady_clock::now();
-            vrb_operation read = make_operation(VRB_OP_READ, 4, lanes);
+            vrb_operation read = make_operation(VRB_OP_READ, width, bytes / width);
             read.src1 = {imported->handle(), 0};
             const Device::RunOutput out = ctx.device.run(read, 1);
             const auto touched_at = std::chrono::steady_clock::now();

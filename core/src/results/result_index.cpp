@@ -1,8 +1,8 @@
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/result_index.hpp>
 #include <vrambench/core/results/schema.hpp>
-#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -179,7 +179,7 @@ ResultIndex index_result_sets(const std::filesystem::path &folder)
     for (const Row &row : rows) {
         md += "|";
         for (const std::string &c : row.cells)
-            md += " " + cell(c) + " |";
+            md += fmt::format(" {} |", cell(c));
         md += fmt::format(" [{}]({}) |\n", cell(row.file), row.file);
         index.rows.push_back({row.file, row.cells});
     }

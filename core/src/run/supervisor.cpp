@@ -16,9 +16,11 @@
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
+#include <future>
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 #include <unistd.h>
 
 namespace vrb {
@@ -158,8 +160,20 @@ nlohmann::json describe_backends_in_workers(const DiscoveryOptions &discovery, d
 {
     nlohmann::json backends = nlohmann::json::array();
     std::map<std::string, std::filesystem::path> loaded; // name -> the file that won it
-    for (const auto &file : module_files(discovery)) {
-        nlohmann::json entry = describe_one(file, timeout_seconds);
+    // Each module is described by a worker of its own, several side by side: a runtime
+    // that starts slowly (one that initialises a compiler) no longer delays the others.
+    const std::vector<std::filesystem::path> files = module_files(discovery);
+    const std::size_t side_by_side = std::max<std::size_t>(4, std::thread::hardware_concurrency());
+    std::vector<std::future<nlohmann::json>> described(files.size());
+    auto start = [&](std::size_t i) {
+        if (i < files.size()) described[i] = std::async(std::launch::async, describe_one, files[i], timeout_seconds);
+    };
+    for (std::size_t i = 0; i < std::min(side_by_side, files.size()); ++i)
+        start(i);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        nlohmann::json entry = described[i].get();
+        start(i + side_by_side);
+        const std::filesystem::path &file = files[i];
         // The first module of a name wins; a later one is listed as refused, naming both.
         const std::string state = entry["state"];
         if (state == "available" || state == "unavailable") {

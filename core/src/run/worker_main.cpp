@@ -1,5 +1,6 @@
 // The child's side of a worker: load one module, describe it or run a request, and
 // stream every finding to the parent as it happens.
+#include <vrambench/core/run/child_processes.hpp>
 #include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/run/worker.hpp>
 
@@ -50,6 +51,12 @@ int worker_main(const std::string &mode, const std::filesystem::path &module)
     std::signal(SIGINT, SIG_IGN);
     // Whatever a plugin prints goes to stderr, never into a channel someone parses.
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    // A helper the module leaves behind stays this worker's while it lives, not the
+    // supervisor's: workers run side by side, and a sibling that ends clears every
+    // stray child of the supervisor, which must not include a helper this module is
+    // still starting. Once this worker ends, its helpers pass to the supervisor, which
+    // ends them (child_processes.hpp).
+    adopt_orphans();
     if (mode != "describe" && mode != "run") {
         std::fprintf(stderr, "vrambench worker: unknown mode '%s'\n", mode.c_str());
         return static_cast<int>(ExitCode::usage);

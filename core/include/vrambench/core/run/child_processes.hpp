@@ -1,7 +1,9 @@
 // What a module starts must not outlive its worker. A helper that called setsid() or
 // was double-forked leaves every process group the worker had, so the supervisor
 // becomes the reaper of its descendants' orphans and ends, by pid, every child it did
-// not have before the worker started.
+// not have before the worker started. Each worker is the reaper of its own module's
+// orphans while it lives, so the helpers of a worker running beside another are not
+// the supervisor's children until their worker has ended.
 #pragma once
 
 #include <set>
