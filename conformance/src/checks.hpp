@@ -26,5 +26,6 @@ void check_incompressible_write(const Target &target, Findings &findings);
 void check_transfers(const Target &target, Findings &findings);     // device_checks.cpp
 void check_bad_arguments(const Target &target, Findings &findings); // device_checks.cpp
 void check_capabilities(const Target &target, Findings &findings);  // capability_checks.cpp
+void check_semaphores(const Target &target, Findings &findings);    // semaphore_checks.cpp
 
 } // namespace vrb::conformance

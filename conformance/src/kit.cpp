@@ -47,6 +47,10 @@ const std::vector<DeviceCheck> &device_checks()
         {"ops.capabilities",
          "what op_supported calls supported runs and verifies; what it does not is refused as unsupported",
          check_capabilities},
+        {"interop.semaphores",
+         "an exportable timeline semaphore signals, waits and times out; imported on a second device, signals cross "
+         "both ways and a device-side wait holds back what follows it",
+         check_semaphores},
     };
     return checks;
 }

@@ -171,3 +171,30 @@ TEST(Conformance, EveryModuleNamedForTheKitLoadsAndTheTemplateRuns)
     EXPECT_TRUE(template_found) << "the backend template at " << VRAMBENCH_TEMPLATE_MODULE << " has no device";
 #endif
 }
+
+// The semaphore check on a module whose semaphores are futex counters: it passes, and it
+// fails the same module once its device-side waits do nothing.
+TEST(Conformance, TheSemaphoreCheckPassesRealTimelinesAndFailsDeviceWaitsThatDoNotWait)
+{
+    const conformance::DeviceCheck *check = conformance::find_device_check("interop.semaphores");
+    ASSERT_NE(check, nullptr);
+    const vrb::BackendEntry entry = vrb::open_backend(MOCK_SEMA_PATH);
+    ASSERT_TRUE(entry.backend) << entry.reason;
+    const conformance::Target target{"sema:0", entry.backend, 0};
+    Findings sound;
+    check->run(target, sound);
+    report("interop.semaphores", target.id, sound);
+
+    ::setenv("VRAMBENCH_MOCK_IGNORE_WAITS", "sema", 1);
+    Findings broken;
+    check->run(target, broken);
+    ::unsetenv("VRAMBENCH_MOCK_IGNORE_WAITS");
+    ASSERT_FALSE(broken.passed()) << "a device-side wait that does not wait passed the check";
+    EXPECT_NE(broken.kept().at(0).find("behind a device-side wait"), std::string::npos) << broken.kept().at(0);
+
+    ::setenv("VRAMBENCH_MOCK_NO_EXPORT", "sema", 1);
+    Findings declined;
+    check->run(target, declined);
+    ::unsetenv("VRAMBENCH_MOCK_NO_EXPORT");
+    EXPECT_TRUE(declined.passed()) << "a device may decline to create an exportable semaphore, saying why";
+}
