@@ -19,7 +19,30 @@ namespace vrb::vulkan {
 namespace {
 
 constexpr VkExternalMemoryHandleTypeFlagBits kOpaqueFd = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+constexpr VkExternalMemoryHandleTypeFlagBits kDmaBuf = VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT;
 constexpr VkExternalMemoryHandleTypeFlagBits kHostAllocation = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+
+// The fd-carried handle types: an opaque fd (this driver's own), a dma-buf (the kernel's,
+// any driver of the card can import it) where the device offers
+// VK_EXT_external_memory_dma_buf.
+struct FdType {
+    VkExternalMemoryHandleTypeFlagBits bit;
+    const char *extension; // needed beside VK_KHR_external_memory_fd, or null
+    const char *noun;      // "opaque fd"
+    const char *name;      // "an opaque fd"
+};
+
+FdType fd_type(uint32_t handle_type)
+{
+    switch (handle_type) {
+    case VRB_EXTERNAL_OPAQUE_FD: return {kOpaqueFd, nullptr, "opaque fd", "an opaque fd"};
+    case VRB_EXTERNAL_DMA_BUF: return {kDmaBuf, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME, "dma-buf", "a dma-buf"};
+    default:
+        fail(VRB_ERROR_UNSUPPORTED, "the Vulkan backend shares memory as an opaque fd or a dma-buf, not as handle "
+                                    "type " +
+                                        std::to_string(handle_type));
+    }
+}
 
 // What the driver says it can do with a buffer of the backend's usage and this handle type.
 VkExternalMemoryProperties external_properties(const Device &device, VkExternalMemoryHandleTypeFlagBits type)
@@ -32,14 +55,14 @@ VkExternalMemoryProperties external_properties(const Device &device, VkExternalM
     return properties.externalMemoryProperties;
 }
 
-void require_opaque_fd(const Device &device, VkExternalMemoryFeatureFlags feature, const char *what)
+void require_fd_type(const Device &device, const FdType &type, VkExternalMemoryFeatureFlags feature, const char *what)
 {
-    if (!device.extension_enabled(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
-        fail(VRB_ERROR_UNSUPPORTED, std::string(device.physical().properties.deviceName) + " does not offer " +
-                                        VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME + ": no opaque fd to " + what);
-    if (!(external_properties(device, kOpaqueFd).externalMemoryFeatures & feature))
-        fail(VRB_ERROR_UNSUPPORTED, std::string(device.physical().properties.deviceName) + " cannot " + what +
-                                        " storage buffers as an opaque fd");
+    const std::string name = device.physical().properties.deviceName;
+    for (const char *extension : {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, type.extension})
+        if (extension && !device.extension_enabled(extension))
+            fail(VRB_ERROR_UNSUPPORTED, name + " does not offer " + extension + ": no " + type.noun + " to " + what);
+    if (!(external_properties(device, type.bit).externalMemoryFeatures & feature))
+        fail(VRB_ERROR_UNSUPPORTED, name + " cannot " + what + " storage buffers as " + type.name);
 }
 
 // A VkBuffer of the backend's usage that may be bound to external memory of `type`.
@@ -128,12 +151,23 @@ uint64_t host_pointer_alignment(const Device &device)
     return std::max<uint64_t>(host.minImportedHostPointerAlignment, page);
 }
 
+// The memory types a dma-buf can be imported into, as the driver reads the fd.
+uint32_t dma_buf_type_bits(const Device &device, int fd)
+{
+    VkMemoryFdPropertiesKHR properties{VK_STRUCTURE_TYPE_MEMORY_FD_PROPERTIES_KHR};
+    check(vkGetMemoryFdPropertiesKHR(device.handle(), kDmaBuf, fd, &properties), "asking what a dma-buf can back");
+    return properties.memoryTypeBits;
+}
+
 std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
 {
-    if (h.type != VRB_EXTERNAL_OPAQUE_FD)
-        fail(VRB_ERROR_UNSUPPORTED, "the Vulkan backend imports opaque fds and host pointers, not dma-bufs");
-    require_opaque_fd(device, VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT, "import");
-    const bool typed = h.memory_type_index != UINT32_MAX;
+    const FdType type = fd_type(h.type);
+    require_fd_type(device, type, VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT, "import");
+    // A dma-buf's memory type is the importing driver's to choose (the exporter's index
+    // means nothing here); an opaque fd's is the exporter's, of this very driver.
+    const bool dma_buf = type.bit == kDmaBuf;
+    const uint32_t fd_bits = dma_buf ? dma_buf_type_bits(device, static_cast<int>(h.handle)) : ~0u;
+    const bool typed = !dma_buf && h.memory_type_index != UINT32_MAX;
     const MemoryKind *kind = typed ? kind_of_type(device, h.memory_type_index) : nullptr;
     if (typed && !kind)
         fail(VRB_ERROR_UNSUPPORTED, "the handle's memory type " + std::to_string(h.memory_type_index) +
@@ -142,12 +176,13 @@ std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
     segment.bytes = h.bytes;
     segment.buffer_bytes = (h.bytes + 15) / 16 * 16;
     if (segment.buffer_bytes > h.allocation_bytes) segment.buffer_bytes = h.bytes;
-    segment.buffer = create_external_buffer(device, segment.buffer_bytes, kOpaqueFd);
+    segment.buffer = create_external_buffer(device, segment.buffer_bytes, type.bit);
     const Requirements requirements = requirements_of(device, segment.buffer.get());
     if (!typed) {
         // CUDA and HIP have no memory types: their exportable memory is the card's own, so
-        // it is imported into the device-local type the buffer can live in.
-        kind = device_local_kind_for(device, requirements.memory.memoryTypeBits);
+        // it is imported into the device-local type the buffer can live in (for a dma-buf,
+        // one the driver says the fd can back).
+        kind = device_local_kind_for(device, requirements.memory.memoryTypeBits & fd_bits);
         if (!kind)
             fail(VRB_ERROR_UNSUPPORTED, std::string("no device-local memory type of ") +
                                             device.physical().properties.deviceName +
@@ -168,7 +203,7 @@ std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
         fail(VRB_ERROR_DEVICE,
              "cannot duplicate file descriptor " + std::to_string(h.handle) + ": " + std::strerror(errno));
     VkImportMemoryFdInfoKHR import{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
-    import.handleType = kOpaqueFd;
+    import.handleType = type.bit;
     import.fd = duplicate.get();
     VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
     dedicated.buffer = segment.buffer.get();
@@ -178,7 +213,8 @@ std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
     allocate.allocationSize = h.allocation_bytes;
     allocate.memoryTypeIndex = kind->type_index;
     bind_memory(device, segment, allocate, *kind,
-                "importing an opaque fd of " + std::to_string(h.allocation_bytes) + " bytes", &duplicate);
+                std::string("importing ") + type.name + " of " + std::to_string(h.allocation_bytes) + " bytes",
+                &duplicate);
     ExternalMemory external;
     external.imported = true;
     external.dedicated = (h.flags & VRB_EXTERNAL_DEDICATED) != 0;
@@ -248,8 +284,11 @@ plugin::ImporterIdentity importer_identity(const Device &device)
 std::vector<const char *> external_memory_extensions(const PhysicalDevice &physical)
 {
     std::vector<const char *> names;
-    if (physical.has_extension(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
+    if (physical.has_extension(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
         names.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+        if (physical.has_extension(VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME))
+            names.push_back(VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
+    }
     if (physical.has_extension(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME))
         names.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
     return names;
@@ -257,21 +296,19 @@ std::vector<const char *> external_memory_extensions(const PhysicalDevice &physi
 
 std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind_index, uint64_t bytes, uint32_t handle_type)
 {
-    if (handle_type != VRB_EXTERNAL_OPAQUE_FD)
-        fail(VRB_ERROR_UNSUPPORTED,
-             "the Vulkan backend exports opaque fds only, not handle type " + std::to_string(handle_type));
+    const FdType type = fd_type(handle_type);
     const MemoryKind &kind = device.kinds()[kind_index];
     if (bytes > device.shape().segment_bytes)
         fail(VRB_ERROR_UNSUPPORTED, "an exportable buffer is one allocation: " + std::to_string(bytes) +
                                         " bytes exceed the largest the device binds at once (" +
                                         std::to_string(device.shape().segment_bytes) + ")");
-    require_opaque_fd(device, VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT, "export");
-    const VkExternalMemoryProperties properties = external_properties(device, kOpaqueFd);
+    require_fd_type(device, type, VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT, "export");
+    const VkExternalMemoryProperties properties = external_properties(device, type.bit);
 
     Segment segment;
     segment.bytes = bytes;
     segment.buffer_bytes = (bytes + 15) / 16 * 16;
-    segment.buffer = create_external_buffer(device, segment.buffer_bytes, kOpaqueFd);
+    segment.buffer = create_external_buffer(device, segment.buffer_bytes, type.bit);
     const Requirements requirements = requirements_of(device, segment.buffer.get());
     if (!(requirements.memory.memoryTypeBits & (1u << kind.type_index)))
         fail(VRB_ERROR_UNSUPPORTED, "memory kind " + kind.name + " cannot hold an exportable storage buffer");
@@ -290,7 +327,7 @@ std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind_index,
     } unreserve{&device, kind.heap_index, requirements.memory.size};
 
     VkExportMemoryAllocateInfo exported{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
-    exported.handleTypes = kOpaqueFd;
+    exported.handleTypes = type.bit;
     VkMemoryDedicatedAllocateInfo dedicated_info{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
     dedicated_info.buffer = segment.buffer.get();
     if (dedicated) exported.pNext = &dedicated_info;
@@ -301,7 +338,7 @@ std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind_index,
     bind_memory(device, segment, allocate, kind,
                 "allocating " + std::to_string(requirements.memory.size) + " exportable bytes of " + kind.name);
     ExternalMemory external;
-    external.exportable = kOpaqueFd;
+    external.exportable = type.bit;
     external.dedicated = dedicated;
     auto buffer = std::make_unique<Buffer>(device, kind, bytes, std::move(segment), external, unreserve.bytes);
     unreserve.device = nullptr; // the buffer gives the reservation back now
@@ -310,18 +347,20 @@ std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind_index,
 
 void export_buffer(const Buffer &buffer, vrb_external_handle &h)
 {
-    if (!(buffer.external().exportable & kOpaqueFd) || buffer.segments().size() != 1)
+    const VkExternalMemoryHandleTypeFlags exportable = buffer.external().exportable;
+    if (!(exportable & (kOpaqueFd | kDmaBuf)) || buffer.segments().size() != 1)
         fail(VRB_ERROR_UNSUPPORTED,
              "the buffer was not allocated exportable (buffer_alloc_exportable): its memory has no fd to give");
+    const FdType type = fd_type(exportable & kDmaBuf ? VRB_EXTERNAL_DMA_BUF : VRB_EXTERNAL_OPAQUE_FD);
     const Device &device = *buffer.device();
     const Segment &segment = buffer.segments().front();
     VkMemoryGetFdInfoKHR info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
     info.memory = segment.memory.get();
-    info.handleType = kOpaqueFd;
+    info.handleType = type.bit;
     int fd = -1;
-    check(vkGetMemoryFdKHR(device.handle(), &info, &fd), "exporting memory as an opaque fd");
+    check(vkGetMemoryFdKHR(device.handle(), &info, &fd), std::string("exporting memory as ") + type.name);
 
-    h.type = VRB_EXTERNAL_OPAQUE_FD;
+    h.type = type.bit == kDmaBuf ? VRB_EXTERNAL_DMA_BUF : VRB_EXTERNAL_OPAQUE_FD;
     h.handle = fd;
     h.bytes = buffer.size();
     h.allocation_bytes = segment.allocation_bytes;

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <unistd.h>
@@ -159,6 +160,31 @@ TEST_F(InteropProbes, AHandleOfAnotherCardIsRefusedAndItsFdClosedByTheCaller)
         EXPECT_NE(std::string(e.what()).find("another card"), std::string::npos) << e.what();
     }
     // The handle still owns the fd and closes it: TearDown counts the fds.
+}
+
+TEST_F(InteropProbes, ADmaBufIsRefusedWhereTheDeviceOffersNoneNamingTheExtension)
+{
+    // Mesa 22.3's lavapipe offers opaque fds and host pointers, not VK_EXT_external_memory_dma_buf.
+    auto expect_refused = [](const std::function<void()> &attempt, const std::string &words) {
+        try {
+            attempt();
+            ADD_FAILURE() << "a dma-buf was shared by a device that offers none";
+        } catch (const vrb::BackendError &e) {
+            EXPECT_EQ(e.status(), VRB_ERROR_UNSUPPORTED) << e.what();
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
+    };
+    auto exporter = entry.backend->open(index);
+    expect_refused([&] { vrb::allocate_exportable(*exporter, 0, 1 << 20, VRB_EXTERNAL_DMA_BUF); },
+                   "does not offer VK_EXT_external_memory_dma_buf: no dma-buf to export");
+    // The memory of an opaque fd, handed over as if it were a dma-buf: refused before the
+    // driver is asked about the fd, which stays the caller's.
+    auto exported = vrb::allocate_exportable(*exporter, 0, 1 << 20, VRB_EXTERNAL_OPAQUE_FD);
+    vrb::ExternalHandle handle = vrb::export_buffer(*exported);
+    handle.edit().type = VRB_EXTERNAL_DMA_BUF;
+    expect_refused([&] { vrb::import_buffer(*device, handle); },
+                   "does not offer VK_EXT_external_memory_dma_buf: no dma-buf to import");
+    EXPECT_TRUE(handle.is_fd()) << "a refused import leaves the fd with the caller";
 }
 
 // A semaphore handle of this card around `fd`, owned by the returned handle.

@@ -127,6 +127,18 @@ TEST(ExternalHandleChecks, RefuseAnotherCardNamingBothAndAnotherDriverOfTheSameA
     EXPECT_EQ(refusal(h), "accepted");
 }
 
+TEST(ExternalHandleChecks, LetADmaBufOfAnotherDriverOfTheSameCardThrough)
+{
+    // A dma-buf is the kernel's: any driver of the card imports it; another card it is not.
+    const UniqueFd fd = memory_fd();
+    vrb_external_handle h = fd_handle(fd.get());
+    h.type = VRB_EXTERNAL_DMA_BUF;
+    h.driver_uuid[0] ^= 0x5a;
+    EXPECT_EQ(refusal(h), "accepted");
+    h.device_uuid[15] = 0xee;
+    EXPECT_NE(refusal(h).find("another card"), std::string::npos);
+}
+
 TEST(ExternalHandleChecks, RefuseAHandleOfAnOlderAbiThatLacksTheAllocationFields)
 {
     const UniqueFd fd = memory_fd();

@@ -129,8 +129,10 @@ inline void check_same_card(const vrb_external_handle &h, const ImporterIdentity
              std::string("the ") + what + " lives on another card: exported by " + std::string(handle_api(h)) +
                  " device " + uuid_hex(h.device_uuid) + ", imported into " + std::string(importer.api) + " device " +
                  uuid_hex(*importer.device_uuid) + " (" + std::string(importer.device_name) + ")");
-    // Opaque fds of one API are only understood by the very same driver.
-    if (handle_api(h) == importer.api && std::memcmp(h.driver_uuid, *importer.driver_uuid, 16) != 0)
+    // Opaque fds of one API are only understood by the very same driver; a dma-buf is
+    // the kernel's, and crosses drivers.
+    if (h.type != VRB_EXTERNAL_DMA_BUF && handle_api(h) == importer.api &&
+        std::memcmp(h.driver_uuid, *importer.driver_uuid, 16) != 0)
         fail(VRB_ERROR_INVALID_ARGUMENT, std::string("the ") + what + " was exported by another driver: driver " +
                                              uuid_hex(h.driver_uuid) + ", this one is " +
                                              uuid_hex(*importer.driver_uuid));
