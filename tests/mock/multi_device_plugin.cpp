@@ -8,6 +8,12 @@
 //                            times from CLOCK_MONOTONIC, one line per repetition
 //   VRAMBENCH_MOCK_CRASH     the index of a device whose first run() crashes its worker
 //                            (SIGSEGV), to show a fault costs only that device's results
+// Its devices are peers (ABI 1.5): a TRANSFER copies between any two of them, and READ
+// and CHASE read another's memory in place, all through host memory as it is.
+//   VRAMBENCH_MOCK_PEERS     "copy": copies only, no access; "none": no peer path at all;
+//                            "I-J": only device I has a path (copy and access) to J
+//   VRAMBENCH_MOCK_PEER_SKEW a number of bytes a peer copy leaves unwritten at its end
+//                            (a broken module, for the probe's verification)
 #include "../../plugins/template/template_kernels.hpp"
 
 #include <vrambench/plugin_table.hpp>
@@ -83,9 +89,18 @@ class MultiDevice {
         if (bytes > memory_bytes) fail(VRB_ERROR_OUT_OF_MEMORY, "larger than the mock device's memory");
         return std::make_unique<MultiBuffer>(this, bytes);
     }
+    uint32_t peer(const MultiDevice &other) const
+    {
+        const char *peers = std::getenv("VRAMBENCH_MOCK_PEERS");
+        const std::string rule = peers ? peers : "";
+        if (rule == "none") return 0;
+        if (rule == "copy") return VRB_PEER_COPY | VRB_PEER_THROUGH_HOST;
+        if (!rule.empty() && rule != std::to_string(index_) + "-" + std::to_string(other.index_)) return 0;
+        return VRB_PEER_COPY | VRB_PEER_ACCESS;
+    }
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
     {
-        if (op.kind == VRB_OP_TRANSFER) fail(VRB_ERROR_UNSUPPORTED, "the multi-device mock has no copy engine");
+        if (op.kind == VRB_OP_TRANSFER) return transfer(op, seconds, out);
         if (const char *crash = std::getenv("VRAMBENCH_MOCK_CRASH"); crash && std::to_string(index_) == crash)
             std::raise(SIGSEGV);
         vrb::tpl::KernelArgs args;
@@ -117,9 +132,31 @@ class MultiDevice {
     }
 
   private:
+    // The copy engine: memcpy of each pair, both at once as one after the other.
+    void transfer(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
+    {
+        const uint64_t skew = env_number("VRAMBENCH_MOCK_PEER_SKEW", 0, 1u << 20);
+        const bool peers = op.src1.buffer && op.dst.buffer && buffer(op.src1)->device() != buffer(op.dst)->device();
+        const uint64_t bytes = peers && skew < op.count ? op.count - skew : op.count;
+        const uint32_t passes = vrb::plugin::operation_passes(op);
+        for (double &s : seconds) {
+            const auto begun = std::chrono::steady_clock::now();
+            for (uint32_t p = 0; p < passes; ++p) {
+                std::memcpy(buffer(op.dst)->lanes_at(op.dst.offset), buffer(op.src1)->lanes_at(op.src1.offset), bytes);
+                if (op.src2.buffer && op.dst2.buffer)
+                    std::memcpy(buffer(op.dst2)->lanes_at(op.dst2.offset), buffer(op.src2)->lanes_at(op.src2.offset),
+                                bytes);
+            }
+            s = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+            if (!(s > 0)) s = 1e-9;
+        }
+        out.timer = VRB_TIMER_HOST_MONOTONIC;
+        if (VRB_FITS(out, passes)) out.passes = passes;
+    }
     static MultiBuffer *buffer(const vrb_operand &operand)
     {
-        // The ABI hands our own buffers back; make_table has checked they are this device's.
+        // The ABI hands our own buffers back; make_table has checked they are this device's
+        // or a peer's this device may use.
         return reinterpret_cast<MultiBuffer *>(operand.buffer);
     }
     void trace(uint64_t start, uint64_t end) const

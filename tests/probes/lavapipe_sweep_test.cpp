@@ -51,37 +51,51 @@ TEST(LavapipeSweep, ReadsSmallWorkingSetsAtTheSpeedOfItsLoadsNotOfItsDispatches)
     // The median of ten runs per point, the figure a user is shown: a busy machine's
     // stalls neither make a step nor lift one lucky run of the largest size.
     options.repetitions = 10;
-    std::vector<vrb::ProbeResult> results;
-    vrb::ProbeContext ctx{*device, record, options, [&](vrb::ProbeResult r) { results.push_back(std::move(r)); }, {}};
-    for (const auto &p : vrb::all_probes())
-        if (p->id() == "bandwidth.sweep") p->run(ctx);
-
-    const nlohmann::json *read = nullptr;
-    for (const auto &r : results)
-        if (r.parameters.at("operation") == "read") read = &r.extra.at("curve");
-    ASSERT_NE(read, nullptr);
-    const uint64_t llc = record.last_level_cache_bytes();
-    // The point nearest 64 KiB, the best point inside the last-level cache, and 256 MiB.
-    double at_64k = 0, nearest = 1e300, best = 0, best_x = 0, memory = 0;
-    for (const auto &point : read->at("points")) {
-        const double x = point.at("working_set_bytes").get<double>(), y = point.at("value").get<double>();
-        if (const double distance = std::abs(std::log(x / (64 << 10))); distance < nearest) {
-            nearest = distance;
-            at_64k = y;
+    struct Read {
+        double at_64k = 0, best = 0, best_x = 0, memory = 0;
+        std::string points;
+    };
+    auto sweep = [&]() {
+        std::vector<vrb::ProbeResult> results;
+        vrb::ProbeContext ctx{
+            *device, record, options, [&](vrb::ProbeResult r) { results.push_back(std::move(r)); }, {}};
+        for (const auto &p : vrb::all_probes())
+            if (p->id() == "bandwidth.sweep") p->run(ctx);
+        Read got;
+        const nlohmann::json *read = nullptr;
+        for (const auto &r : results)
+            if (r.parameters.at("operation") == "read") read = &r.extra.at("curve");
+        if (!read) return got;
+        got.points = read->at("points").dump();
+        const uint64_t llc = record.last_level_cache_bytes();
+        // The point nearest 64 KiB, the best point inside the last-level cache, and 256 MiB.
+        double nearest = 1e300;
+        for (const auto &point : read->at("points")) {
+            const double x = point.at("working_set_bytes").get<double>(), y = point.at("value").get<double>();
+            if (const double distance = std::abs(std::log(x / (64 << 10))); distance < nearest) {
+                nearest = distance;
+                got.at_64k = y;
+            }
+            if ((llc == 0 || x <= llc) && y > got.best) {
+                got.best = y;
+                got.best_x = x;
+            }
+            if (x == 256 << 20) got.memory = y;
         }
-        if ((llc == 0 || x <= llc) && y > best) {
-            best = y;
-            best_x = x;
-        }
-        if (x == 256 << 20) memory = y;
-    }
-    ASSERT_GT(memory, 0) << read->dump();
-    std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s, best in cache %.2f GB/s at %.0f KiB, 256 MiB %.2f "
-                "GB/s\n",
-                at_64k, best, best_x / 1024, memory);
+        std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s, best in cache %.2f GB/s at %.0f KiB, 256 MiB "
+                    "%.2f GB/s\n",
+                    got.at_64k, got.best, got.best_x / 1024, got.memory);
+        return got;
+    };
     // Timed over dispatches, 64 KiB read at a seventh of memory's rate; over passes, at
     // least as fast as memory on every run measured (0.55x leaves room for a busy core).
-    EXPECT_GE(at_64k, 0.55 * memory) << read->at("points").dump();
+    // Other tests running beside this one can stall a whole sweep, so a second sweep is
+    // taken before the test fails; a dispatch-bound sweep fails both.
+    Read read = sweep();
+    ASSERT_GT(read.memory, 0) << read.points;
+    if (read.at_64k < 0.55 * read.memory) read = sweep();
+    ASSERT_GT(read.memory, 0) << read.points;
+    EXPECT_GE(read.at_64k, 0.55 * read.memory) << read.points;
     // Whether lavapipe's caches show above its memory read is up to the CPU's gathers
     // (see above): on this kind of machine the best in-cache read was 1.07x to 1.66x the
     // memory read over nine quiet runs, too close to assert a plateau. Printed, not pinned.

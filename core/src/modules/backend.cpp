@@ -317,6 +317,23 @@ std::optional<bool> Device::supports(uint32_t op_kind, uint32_t element_bytes, u
     return answer == 1;
 }
 
+std::optional<uint32_t> Device::peer_flags(const Device &peer) const
+{
+    const auto slot = module_->slot(&vrb_plugin_table::peer_query);
+    if (!slot) return std::nullopt;
+    if (peer.module_ != module_)
+        throw RunError(fmt::format("{} and {} are devices of different modules: no peer path is asked of either",
+                                   module_->name(), peer.module_->name()));
+    uint32_t answer = 0;
+    module_->check(slot(handle_, peer.handle_, &answer), "peer_query");
+    constexpr uint32_t known = VRB_PEER_COPY | VRB_PEER_ACCESS | VRB_PEER_THROUGH_HOST;
+    if (answer & ~known)
+        throw BackendError(VRB_ERROR_INTERNAL, fmt::format("{} peer_query answered {:#x}, bits outside VRB_PEER_*: "
+                                                           "refused as a broken module",
+                                                           module_->name(), answer));
+    return answer;
+}
+
 // ---------------------------------------------------------------- Buffer
 
 Buffer::Buffer(std::shared_ptr<Module> module, vrb_buffer *handle, uint64_t bytes, uint32_t kind)

@@ -1,6 +1,7 @@
 #include "capacity_probes.hpp"
 #include "curve_probes.hpp"
 #include "interop_probes.hpp"
+#include "peer_probes.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/probes/probe.hpp>
@@ -30,6 +31,8 @@ const std::vector<std::unique_ptr<Probe>> &all_probes()
         list.push_back(make_vector_probe());
         list.push_back(make_kinds_probe());
         list.push_back(make_transfer_probe());
+        list.push_back(make_peer_bandwidth_probe());
+        list.push_back(make_peer_latency_probe());
         list.push_back(make_capacity_report_probe());
         list.push_back(make_capacity_max_alloc_probe());
         list.push_back(make_capacity_total_probe());

@@ -23,18 +23,6 @@ namespace {
 // line holds no second node a load could find already cached.
 constexpr uint32_t spacing_lanes = 16;
 constexpr uint64_t chain_seed = 0xc4a5e;
-// The piece of the chain the host writes at a time: a GiB chain never sits in host memory.
-constexpr uint64_t upload_lanes = 4u << 20;
-
-void upload_chain(Buffer &buffer, const Chain &chain, uint64_t bytes)
-{
-    std::vector<uint32_t> piece;
-    for (uint64_t lane = 0; lane < bytes / 4; lane += upload_lanes) {
-        piece.resize(std::min<uint64_t>(upload_lanes, bytes / 4 - lane));
-        chain_lanes(chain, spacing_lanes, lane, piece);
-        buffer.upload(lane * 4, std::as_bytes(std::span(piece)));
-    }
-}
 
 class ChaseProbe final : public Probe {
   public:
@@ -88,7 +76,7 @@ class ChaseProbe final : public Probe {
             nlohmann::json detail = {{"footprint_bytes", footprint}, {"nodes", nodes}};
             try {
                 const Chain chain_nodes = spread_chain(lines, nodes, chain_seed + i);
-                upload_chain(*chain, chain_nodes, x);
+                upload_chain(*chain, chain_nodes, spacing_lanes, x);
                 vrb_operation op = make_operation(VRB_OP_CHASE, 4, steps);
                 op.passes = 1;
                 op.src1 = {chain->handle(), 0};

@@ -12,6 +12,17 @@
 
 namespace vrb {
 
+void upload_chain(Buffer &buffer, const Chain &chain, uint32_t spacing, uint64_t bytes)
+{
+    constexpr uint64_t piece_lanes = 4u << 20;
+    std::vector<uint32_t> piece;
+    for (uint64_t lane = 0; lane < bytes / 4; lane += piece_lanes) {
+        piece.resize(std::min<uint64_t>(piece_lanes, bytes / 4 - lane));
+        chain_lanes(chain, spacing, lane, piece);
+        buffer.upload(lane * 4, std::as_bytes(std::span(piece)));
+    }
+}
+
 uint32_t pattern_element_bytes(uint64_t bytes, uint64_t offset)
 {
     for (const uint32_t width : {16u, 8u})

@@ -3,6 +3,8 @@
 // that keeps every point with its samples and names the plateaus found on it.
 #pragma once
 
+#include "chain.hpp"
+
 #include <vrambench/core/measurement/measure.hpp>
 #include <vrambench/core/measurement/plateaus.hpp>
 
@@ -17,6 +19,9 @@ namespace vrb {
 // is the same lanes at any width, and a device writes and checks it fastest in its
 // widest loads and stores (on a CPU device three times faster than in 4-byte ones).
 uint32_t pattern_element_bytes(uint64_t bytes, uint64_t offset = 0);
+
+// Writes the first `bytes` of `buffer` as chain_lanes() lays the chain out, in pieces.
+void upload_chain(Buffer &buffer, const Chain &chain, uint32_t spacing, uint64_t bytes);
 
 // Fills `bytes` of `buffer` from `offset` with vrb_pattern_random lanes on the device.
 void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset = 0);

@@ -338,4 +338,32 @@ void check_kind(const DeviceRecord &device, uint32_t kind, uint32_t needed)
                                    memory_flags_text(needed & ~k.flags)));
 }
 
+CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options)
+{
+    CurvePlan plan;
+    plan.from = 4 << 10;
+    plan.ratio = options.suite == Suite::full ? 2 : 4;
+    plan.reps = options.suite == Suite::quick ? 3 : options.suite == Suite::standard ? 5 : 10;
+    plan.target_seconds = options.suite == Suite::quick ? 0.5e-3 : 1e-3;
+    if (options.repetitions) plan.reps = *options.repetitions;
+    if (options.size) {
+        if (*options.size < plan.from)
+            throw UsageError(fmt::format("--size {} is below the transfer sweep's start of 4 KiB", *options.size));
+        plan.to = *options.size;
+        plan.size_rule = "as given by --size";
+        return plan;
+    }
+    // 64 MiB is past where a copy engine's rate levels off (a few MiB on PCIe and NVLink).
+    plan.to = options.suite == Suite::quick ? 64ull << 20 : options.suite == Suite::standard ? 1ull << 30 : 4ull << 30;
+    plan.size_rule = fmt::format("{} for the {} suite", format_size(plan.to), to_string(options.suite));
+    const auto &i = device.info;
+    const uint64_t memory = (i.known & VRB_KNOWN_FREE_MEMORY) ? i.free_memory_bytes : 0;
+    // Four buffers (both directions at once), in at most half of the free memory.
+    if (memory && plan.to > memory / 8) {
+        plan.to = memory / 8;
+        plan.size_rule += fmt::format("; capped to an eighth of the {} free", format_size(memory));
+    }
+    return plan;
+}
+
 } // namespace vrb

@@ -115,4 +115,9 @@ void check_offset(uint64_t offset, uint32_t element_bytes, uint64_t buffer_bytes
 // The kind must exist on the device and have every flag in `needed`; RunError otherwise.
 void check_kind(const DeviceRecord &device, uint32_t kind, uint32_t needed);
 
+// The copy-engine sweep of bandwidth.transfer and bandwidth.peer: 4 KiB up by fours (by
+// twos in the full suite) to 64 MiB quick, 1 GiB standard, 4 GiB full, or --size; at
+// most an eighth of the free memory (four buffers, both directions at once).
+CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options);
+
 } // namespace vrb

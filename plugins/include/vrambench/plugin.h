@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define VRB_ABI_VERSION_MAJOR 1u
-#define VRB_ABI_VERSION_MINOR 4u
+#define VRB_ABI_VERSION_MINOR 5u
 #define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
@@ -461,7 +461,27 @@ typedef struct vrb_plugin_table {
     /* Blocks the calling thread until the semaphore reaches `value`, or answers
      * VRB_ERROR_DEVICE naming the value it holds once timeout_ns have passed. */
     vrb_status (*semaphore_host_wait)(vrb_semaphore *semaphore, uint64_t value, uint64_t timeout_ns);
+
+    /*
+     * Since 1.5, optional: what `device` can do with the memory of `peer`, another device
+     * this module opened, as VRB_PEER_* bits in *out (0: nothing). With VRB_PEER_COPY,
+     * run() on `device` accepts a TRANSFER whose operands are buffers of `device` and
+     * `peer` (either way round, and both ways at once); with VRB_PEER_ACCESS, its READ and
+     * CHASE accept a src1 buffer of `peer`, read in place by `device`'s kernels. The module
+     * does what the access needs (CUDA's cudaDeviceEnablePeerAccess) before answering.
+     * VRB_PEER_THROUGH_HOST says its copies are staged through host memory (no direct
+     * path between the two). Without a bit, run() refuses another device's buffer as
+     * VRB_ERROR_INVALID_ARGUMENT. `device` == `peer` is VRB_ERROR_INVALID_ARGUMENT.
+     */
+    vrb_status (*peer_query)(vrb_device *device, vrb_device *peer, uint32_t *out);
 } vrb_plugin_table;
+
+/* Bits of peer_query's answer (since 1.5). */
+typedef enum vrb_peer_flags {
+    VRB_PEER_COPY = 1u << 0,
+    VRB_PEER_ACCESS = 1u << 1,
+    VRB_PEER_THROUGH_HOST = 1u << 2
+} vrb_peer_flags;
 
 /* In and out of the entry point. */
 typedef struct vrb_negotiation {

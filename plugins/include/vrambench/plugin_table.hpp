@@ -24,6 +24,10 @@
 //         duration the backend writes must be finite and positive (else VRB_ERROR_TIMER)
 //     optional: std::unique_ptr<Buffer> import_buffer(const vrb_external_handle &, uint32_t kind)
 //     optional: std::unique_ptr<Buffer> alloc_exportable(uint32_t kind, uint64_t bytes, uint32_t type)
+//     optional: uint32_t peer(const Device &other)   VRB_PEER_* bits (ABI 1.5): what this device can
+//         do with the memory of `other`, another device of this context (never itself);
+//         run() then accepts `other`'s buffers as those bits allow (the Buffer must
+//         know its device) and refuses them otherwise
 //     optional: bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t memory_kind)
 //         whether run() does that operation at that width on buffers of that kind (the
 //         op_supported slot of ABI 1.3); asked only with a kind in range, an op kind of
@@ -116,6 +120,23 @@ concept KnowsItsDevice = requires(const Buffer &b)
 {
     b.device();
 };
+
+template <typename Device>
+concept HasPeers = requires(Device &d, const Device &other)
+{
+    {
+        d.peer(other)
+        } -> std::convertible_to<uint32_t>;
+};
+
+// Which peer bit an operand of another device needs in an operation of `op_kind`, or 0
+// when no bit makes it acceptable.
+constexpr uint32_t peer_bit_needed(uint32_t op_kind, bool src1) noexcept
+{
+    if (op_kind == VRB_OP_TRANSFER) return VRB_PEER_COPY;
+    if (src1 && (op_kind == VRB_OP_READ || op_kind == VRB_OP_CHASE)) return VRB_PEER_ACCESS;
+    return 0;
+}
 
 // The class a module names when it shares no semaphore: the semaphore slots stay NULL.
 struct NoSemaphore {};
@@ -295,9 +316,21 @@ struct TableOf {
             if (repetitions == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "repetitions must be at least 1");
             check_operation(*op, [](vrb_buffer *b) { return buffer(b).size(); });
             if constexpr (table_detail::KnowsItsDevice<Buffer>) {
-                for (const vrb_operand *operand : {&op->dst, &op->src1, &op->src2, &op->dst2})
-                    if (operand->buffer && buffer(operand->buffer).device() != &d)
-                        fail(VRB_ERROR_INVALID_ARGUMENT, "an operand's buffer belongs to another device");
+                for (const vrb_operand *operand : {&op->dst, &op->src1, &op->src2, &op->dst2}) {
+                    if (!operand->buffer) continue;
+                    const auto *owner = buffer(operand->buffer).device();
+                    if (owner == &d) continue;
+                    std::string refusal = "an operand's buffer belongs to another device";
+                    if constexpr (table_detail::HasPeers<Device>) {
+                        const uint32_t may = owner ? d.peer(*static_cast<const Device *>(owner)) : 0;
+                        const uint32_t needed = table_detail::peer_bit_needed(op->kind, operand == &op->src1);
+                        if (needed && (may & needed)) continue;
+                        if (needed)
+                            refusal += std::string(", and this device has no peer ") +
+                                       (needed == VRB_PEER_COPY ? "copy" : "access") + " to it (peer_query)";
+                    }
+                    fail(VRB_ERROR_INVALID_ARGUMENT, refusal);
+                }
             }
             const std::span<double> durations(seconds, repetitions);
             for (double &s : durations)
@@ -448,6 +481,18 @@ struct TableOf {
     {
         return guard([&] { semaphore(sem).host_wait(value, timeout_ns); });
     }
+
+    static vrb_status peer_query(vrb_device *dev, vrb_device *other, uint32_t *out)
+    {
+        return guard([&] {
+            table_detail::need(out, "peer_query's answer");
+            *out = 0;
+            Device &d = device(dev);
+            Device &peer = device(other);
+            if (&d == &peer) fail(VRB_ERROR_INVALID_ARGUMENT, "a device is not its own peer");
+            if constexpr (table_detail::HasPeers<Device>) *out = d.peer(peer);
+        });
+    }
 };
 
 // The C table of a backend written as Context, Device and Buffer classes, and
@@ -480,6 +525,7 @@ constexpr vrb_plugin_table make_table(const ModuleIdentity &identity) noexcept
     if constexpr (table_detail::CanImport<Device>) table.buffer_import = T::buffer_import;
     if constexpr (table_detail::CanAllocExportable<Device>) table.buffer_alloc_exportable = T::buffer_alloc_exportable;
     if constexpr (table_detail::CanSayWhatItSupports<Device>) table.op_supported = T::op_supported;
+    if constexpr (table_detail::HasPeers<Device>) table.peer_query = T::peer_query;
     if constexpr (!std::is_same_v<Semaphore, table_detail::NoSemaphore>) {
         table.semaphore_create_exportable = T::semaphore_create_exportable;
         table.semaphore_export = T::semaphore_export;

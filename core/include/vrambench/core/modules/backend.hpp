@@ -117,6 +117,10 @@ class Device {
     // module's op_supported slot (ABI 1.3). Nothing when the module has no such slot:
     // then only running it tells. Throws BackendError when the module refuses the question.
     std::optional<bool> supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind) const;
+    // What this device can do with the memory of `peer` (another device of the same
+    // loaded backend), as VRB_PEER_* bits from the module's peer_query slot (ABI 1.5).
+    // Nothing when the module has no such slot. Throws BackendError when it refuses.
+    std::optional<uint32_t> peer_flags(const Device &peer) const;
 
     const Module &module() const { return *module_; }
     std::shared_ptr<Module> module_ptr() const { return module_; }
