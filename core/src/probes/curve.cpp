@@ -1,4 +1,5 @@
 #include "curve.hpp"
+#include "curve_plan.hpp"
 
 #include <vrambench/core/measurement/parallel.hpp>
 #include <vrambench/operation.hpp>
@@ -21,6 +22,23 @@ void upload_chain(Buffer &buffer, const Chain &chain, uint32_t spacing, uint64_t
         chain_lanes(chain, spacing, lane, piece);
         buffer.upload(lane * 4, std::as_bytes(std::span(piece)));
     }
+}
+
+void time_transfer(ProbeResult &point, const ProbeContext &ctx, const CurvePlan &plan, uint64_t bytes, Buffer &src,
+                   Buffer &dst, Buffer *src2, Buffer *dst2)
+{
+    vrb_operation op = make_operation(VRB_OP_TRANSFER, 1, bytes);
+    op.src1 = {src.handle(), 0};
+    op.dst = {dst.handle(), 0};
+    if (src2 && dst2) {
+        op.src2 = {src2->handle(), 0};
+        op.dst2 = {dst2->handle(), 0};
+    }
+    const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, plan.target_seconds);
+    const uint64_t directions = src2 && dst2 ? 2 : 1;
+    // A copy touches its source and its destination: twice the bytes, per direction.
+    set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,
+                  2 * bytes * directions);
 }
 
 uint32_t pattern_element_bytes(uint64_t bytes, uint64_t offset)

@@ -120,4 +120,10 @@ void check_kind(const DeviceRecord &device, uint32_t kind, uint32_t needed);
 // most an eighth of the free memory (four buffers, both directions at once).
 CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options);
 
+// Times one point of a copy-engine sweep (bandwidth.transfer, bandwidth.peer): a
+// TRANSFER of `bytes` from src to dst, and from src2 to dst2 at once when they are given,
+// run on ctx.device, into `point`'s bandwidth: count bytes per direction, each once.
+void time_transfer(ProbeResult &point, const ProbeContext &ctx, const CurvePlan &plan, uint64_t bytes, Buffer &src,
+                   Buffer &dst, Buffer *src2 = nullptr, Buffer *dst2 = nullptr);
+
 } // namespace vrb

@@ -53,6 +53,20 @@ Figure measure(Device &device, vrb_op_kind kind, const Arrays &arrays, uint64_t 
             f.wrong = fmt::format("checksum {:#x}, expected {:#x}", f.timing.output.checksum, want);
         return f;
     }
+    if (kind == VRB_OP_COPY) {
+        // What a copy leaves is the source's pattern: the device checks every lane of it
+        // where it is, rather than the host reading the whole array back.
+        const uint32_t width = pattern_element_bytes(bytes);
+        vrb_operation check = make_operation(VRB_OP_CHECK, width, bytes / width);
+        check.pattern = VRB_PATTERN_RANDOM;
+        check.seed = interop_bandwidth_seed_b;
+        check.src1 = {arrays.a->handle(), 0};
+        const vrb_op_output out = device.run(check, 1).output;
+        if (out.mismatches)
+            f.wrong = fmt::format("{} of {} lanes wrong, as the device checked them; the first at byte {:#x}",
+                                  out.mismatches, lanes, out.first_mismatch * 4);
+        return f;
+    }
     const Mismatches m = compare_buffer(
         *arrays.a, 0, lanes,
         expect_stream(kind, interop_bandwidth_seed_b, interop_bandwidth_seed_c, interop_bandwidth_scalar));

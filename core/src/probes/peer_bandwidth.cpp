@@ -110,17 +110,9 @@ class PeerBandwidthProbe final : public Probe {
             // Destinations first hold other data, so a copy that moved nothing fails.
             fill_random(*there.destination_device, *there.destination, bytes, stale);
             if (back) fill_random(*back->destination_device, *back->destination, bytes, stale + 1);
-            vrb_operation op = make_operation(VRB_OP_TRANSFER, 1, bytes);
-            op.src1 = {there.source->handle(), 0};
-            op.dst = {there.destination->handle(), 0};
-            if (back) {
-                op.src2 = {back->source->handle(), 0};
-                op.dst2 = {back->destination->handle(), 0};
-            }
-            const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, plan.target_seconds);
+            time_transfer(point, ctx, plan, bytes, *there.source, *there.destination,
+                          back ? back->source.get() : nullptr, back ? back->destination.get() : nullptr);
             const uint64_t directions = back ? 2 : 1;
-            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,
-                          2 * bytes * directions);
             uint64_t wrong = wrong_lanes(there, bytes);
             if (back) wrong += wrong_lanes(*back, bytes);
             if (wrong)

@@ -161,18 +161,8 @@ class TransferProbe final : public Probe {
             // Destinations first hold other data, so a transfer that moved nothing fails.
             upload_random(dst, bytes, scramble);
             if (dst2) upload_random(*dst2, bytes, scramble + 1);
-            vrb_operation op = make_operation(VRB_OP_TRANSFER, 1, bytes);
-            op.src1 = {src.handle(), 0};
-            op.dst = {dst.handle(), 0};
-            if (src2) {
-                op.src2 = {src2->handle(), 0};
-                op.dst2 = {dst2->handle(), 0};
-            }
-            const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, plan.target_seconds);
+            time_transfer(point, ctx, plan, bytes, src, dst, src2, dst2);
             const uint64_t directions = src2 ? 2 : 1;
-            // A copy touches its source and its destination: twice the bytes, per direction.
-            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,
-                          2 * bytes * directions);
             Mismatches m = compare_buffer(dst, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, transfer_seed_src));
             if (!m.count && dst2)
                 m = compare_buffer(*dst2, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, transfer_seed_src + 1));
