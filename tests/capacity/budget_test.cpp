@@ -75,10 +75,10 @@ TEST(CapacityBudget, StandardLeavesAtLeast512MiBOfASmallDeviceFree)
     EXPECT_EQ(b.bytes, 4 * GiB - 512 * MiB);
 }
 
-TEST(CapacityBudget, QuickTakesAtMost64MiB)
+TEST(CapacityBudget, QuickTakesAtMost32MiB)
 {
     const CapacityBudget b = plan_capacity_budget(card(100 * GiB), suite(Suite::quick));
-    EXPECT_EQ(b.bytes, 64 * MiB);
+    EXPECT_EQ(b.bytes, 32 * MiB);
     EXPECT_NE(b.rule.find("quick"), std::string::npos) << b.rule;
 }
 

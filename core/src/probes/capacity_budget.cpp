@@ -15,7 +15,7 @@ namespace {
 // The quick suite checks that the capacity probes work, in seconds; measuring what a
 // device holds is the standard suite's job (first touch of fresh memory alone runs at a
 // few GB/s on many machines, so 2 GiB cost seconds per probe).
-constexpr uint64_t quick_cap = 64ull << 20;
+constexpr uint64_t quick_cap = 32ull << 20;
 constexpr uint64_t least_margin = 512ull << 20;
 // Memory in system RAM is everyone's: filling it pushes other programs into swap or the
 // OOM killer's hands, and pinned RAM can stall the whole machine. Without
