@@ -93,6 +93,7 @@ const vrb_plugin_table unavailable_table = {
     nullptr, // semaphore_signal
     nullptr, // semaphore_device_wait
     nullptr, // semaphore_host_wait
+    nullptr, // peer_query
 };
 
 } // namespace

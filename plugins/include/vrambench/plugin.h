@@ -1,5 +1,5 @@
 /*
- * vrambench plugin ABI, version 1.4 (docs/plugin-abi.md lists the changes of each version).
+ * vrambench plugin ABI, version 1.5 (docs/plugin-abi.md lists the changes of each version).
  *
  * The stable C boundary between the vrambench core and a backend module
  * (vrambench-host, -vulkan, -cuda, -hip, -opencl, or a vendor's own).
