@@ -148,6 +148,13 @@ TEST(PeerProbes, AnotherDevicesBufferIsRefusedUnlessThePeerPathCoversTheOperatio
     EXPECT_NE(status_of(read).find("has no peer access to it"), std::string::npos) << status_of(read);
     ::setenv("VRAMBENCH_MOCK_PEERS", "none", 1);
     EXPECT_NE(status_of(copy).find("has no peer copy to it"), std::string::npos) << status_of(copy);
+    ::setenv("VRAMBENCH_MOCK_PEERS", "bad-bits", 1);
+    try {
+        zero->peer_flags(*one);
+        ADD_FAILURE() << "an answer with unknown bits was taken";
+    } catch (const vrb::BackendError &e) {
+        EXPECT_NE(std::string(e.what()).find("bits outside VRB_PEER_*"), std::string::npos) << e.what();
+    }
     ::unsetenv("VRAMBENCH_MOCK_PEERS");
     EXPECT_THROW(zero->peer_flags(*zero), vrb::BackendError) << "a device is not its own peer";
 }

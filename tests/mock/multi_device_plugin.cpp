@@ -11,7 +11,8 @@
 // Its devices are peers (ABI 1.5): a TRANSFER copies between any two of them, and READ
 // and CHASE read another's memory in place, all through host memory as it is.
 //   VRAMBENCH_MOCK_PEERS     "copy": copies only, no access; "none": no peer path at all;
-//                            "I-J": only device I has a path (copy and access) to J
+//                            "I-J": only device I has a path (copy and access) to J;
+//                            "bad-bits": an answer with a bit no VRB_PEER_* names
 //   VRAMBENCH_MOCK_PEER_SKEW a number of bytes a peer copy leaves unwritten at its end
 //                            (a broken module, for the probe's verification)
 #include "../../plugins/template/template_kernels.hpp"
@@ -94,6 +95,7 @@ class MultiDevice {
         const char *peers = std::getenv("VRAMBENCH_MOCK_PEERS");
         const std::string rule = peers ? peers : "";
         if (rule == "none") return 0;
+        if (rule == "bad-bits") return VRB_PEER_COPY | 0x80u;
         if (rule == "copy") return VRB_PEER_COPY | VRB_PEER_THROUGH_HOST;
         if (!rule.empty() && rule != std::to_string(index_) + "-" + std::to_string(other.index_)) return 0;
         return VRB_PEER_COPY | VRB_PEER_ACCESS;
