@@ -38,9 +38,7 @@ void check_random_cycling(uint walk_first, uint walk_end, uint walk_step, uint w
 {
     const uvec2 first_lane = pc.first_lane;
     ELEM placed[MOST_PLACES];
-    [[unroll]] for (uint k = 0u; k < MOST_PLACES; ++k)
-        if (k < places)
-            placed[k] = placed_lanes(add64(first_lane, (walk_first + k * walk_step) * uint(WIDTH)), pc.seed);
+    place_walk(placed, first_lane, pc.seed, walk_first, walk_step, places);
     const uint cycle = places * walk_step;
     FOR_EACH_PASS(p) {
         if (p + 1u == walk_passes) before_last = mismatches;

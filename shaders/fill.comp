@@ -13,8 +13,7 @@ void fill_random_cycling(uint dst_base, uvec2 first_lane, uint seed, uint walk_f
                          uint walk_passes, uint places)
 {
     ELEM placed[MOST_PLACES];
-    [[unroll]] for (uint k = 0u; k < MOST_PLACES; ++k)
-        if (k < places) placed[k] = placed_lanes(add64(first_lane, (walk_first + k * walk_step) * uint(WIDTH)), seed);
+    place_walk(placed, first_lane, seed, walk_first, walk_step, places);
     const uint cycle = places * walk_step;
     FOR_EACH_PASS(p) for (uint i = walk_first; i < walk_end; i += cycle)
     {

@@ -81,6 +81,15 @@ ELEM placed_lanes(uvec2 lane, uint seed)
 #endif
 }
 
+// The block lanes of each of the `places` places a walk from walk_first by walk_step
+// comes back to.
+void place_walk(out ELEM placed[MOST_PLACES], uvec2 first_lane, uint seed, uint walk_first, uint walk_step,
+                uint places)
+{
+    [[unroll]] for (uint k = 0u; k < MOST_PLACES; ++k)
+        if (k < places) placed[k] = placed_lanes(add64(first_lane, (walk_first + k * walk_step) * uint(WIDTH)), seed);
+}
+
 // The random element at `lane` from its place's block lanes.
 ELEM placed_element(ELEM placed, uvec2 lane)
 {

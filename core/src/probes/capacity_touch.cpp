@@ -104,12 +104,7 @@ double rewrite_seconds(Device &device, Buffer &buffer, uint32_t pattern, uint32_
 uint64_t touch_window(Device &device, Buffer &buffer, uint64_t offset, uint64_t bytes, uint32_t seed)
 {
     fill_random(device, buffer, bytes, seed, offset);
-    const uint32_t width = pattern_element_bytes(bytes, offset);
-    vrb_operation check = make_operation(VRB_OP_CHECK, width, bytes / width);
-    check.pattern = VRB_PATTERN_RANDOM;
-    check.seed = seed;
-    check.src1 = {buffer.handle(), offset};
-    return device.run(check, 1).output.mismatches;
+    return check_random(device, buffer, bytes, seed, offset).mismatches;
 }
 
 uint64_t recheck_buffer(Device &device, Buffer &buffer, uint32_t pattern, uint32_t seed)

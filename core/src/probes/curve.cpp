@@ -58,6 +58,16 @@ void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, 
     device.run(op, 1);
 }
 
+vrb_op_output check_random(Device &device, const Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset)
+{
+    const uint32_t width = pattern_element_bytes(bytes, offset);
+    vrb_operation op = make_operation(VRB_OP_CHECK, width, bytes / width);
+    op.pattern = VRB_PATTERN_RANDOM;
+    op.seed = seed;
+    op.src1 = {buffer.handle(), offset};
+    return device.run(op, 1).output;
+}
+
 PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds)
 {
     return time_point([&](const vrb_operation &o, uint32_t n) { return device.run(o, n); }, device.module().name(), op,

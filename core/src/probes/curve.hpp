@@ -26,6 +26,10 @@ void upload_chain(Buffer &buffer, const Chain &chain, uint32_t spacing, uint64_t
 // Fills `bytes` of `buffer` from `offset` with vrb_pattern_random lanes on the device.
 void fill_random(Device &device, Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset = 0);
 
+// Checks `bytes` of `buffer` from `offset` against vrb_pattern_random lanes on the device
+// (CHECK): how many lanes differ, and the first (in lanes from `offset`).
+vrb_op_output check_random(Device &device, const Buffer &buffer, uint64_t bytes, uint32_t seed, uint64_t offset = 0);
+
 struct PointTiming {
     Timing timing;
     uint32_t passes = 1; // what the backend reports it ran per timed run

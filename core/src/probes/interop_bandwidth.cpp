@@ -56,12 +56,7 @@ Figure measure(Device &device, vrb_op_kind kind, const Arrays &arrays, uint64_t 
     if (kind == VRB_OP_COPY) {
         // What a copy leaves is the source's pattern: the device checks every lane of it
         // where it is, rather than the host reading the whole array back.
-        const uint32_t width = pattern_element_bytes(bytes);
-        vrb_operation check = make_operation(VRB_OP_CHECK, width, bytes / width);
-        check.pattern = VRB_PATTERN_RANDOM;
-        check.seed = interop_bandwidth_seed_b;
-        check.src1 = {arrays.a->handle(), 0};
-        const vrb_op_output out = device.run(check, 1).output;
+        const vrb_op_output out = check_random(device, *arrays.a, bytes, interop_bandwidth_seed_b);
         if (out.mismatches)
             f.wrong = fmt::format("{} of {} lanes wrong, as the device checked them; the first at byte {:#x}",
                                   out.mismatches, lanes, out.first_mismatch * 4);

@@ -40,12 +40,7 @@ Leg make_leg(Device &from, Device &to, uint64_t bytes, uint32_t seed)
 // counted by the destination's own device.
 uint64_t wrong_lanes(const Leg &leg, uint64_t bytes)
 {
-    const uint32_t width = pattern_element_bytes(bytes);
-    vrb_operation check = make_operation(VRB_OP_CHECK, width, bytes / width);
-    check.pattern = VRB_PATTERN_RANDOM;
-    check.seed = leg.seed;
-    check.src1 = {leg.destination->handle(), 0};
-    return leg.destination_device->run(check, 1).output.mismatches;
+    return check_random(*leg.destination_device, *leg.destination, bytes, leg.seed).mismatches;
 }
 
 class PeerBandwidthProbe final : public Probe {
