@@ -15,8 +15,9 @@
 // faster way for a walk to read: storage buffer loads at per-lane offsets become a loop
 // over the lanes (0.8 GB/s at 64 KiB), and llvmpipe loads once for all lanes only where
 // the offset is built from constants and push constants alone, which a loop index never
-// is. So the test pins what holds on a quiet and on a loaded machine: 64 KiB far above
-// the dispatch-bound rate; the in-cache and memory figures are printed for the log.
+// is. So the test pins what holds on a quiet and on a loaded machine: 64 KiB is timed over
+// many passes, and reads far above the dispatch-bound rate; the in-cache and memory
+// figures are printed for the log.
 
 #include <vrambench/core/modules/registry.hpp>
 #include <vrambench/core/probes/probe.hpp>
@@ -53,6 +54,7 @@ TEST(LavapipeSweep, ReadsSmallWorkingSetsAtTheSpeedOfItsLoadsNotOfItsDispatches)
     options.repetitions = 10;
     struct Read {
         double at_64k = 0, best = 0, best_x = 0, memory = 0;
+        uint32_t passes_64k = 0;
         std::string points;
     };
     auto sweep = [&]() {
@@ -75,6 +77,7 @@ TEST(LavapipeSweep, ReadsSmallWorkingSetsAtTheSpeedOfItsLoadsNotOfItsDispatches)
             if (const double distance = std::abs(std::log(x / (64 << 10))); distance < nearest) {
                 nearest = distance;
                 got.at_64k = y;
+                got.passes_64k = point.value("passes", 0u);
             }
             if ((llc == 0 || x <= llc) && y > got.best) {
                 got.best = y;
@@ -82,20 +85,25 @@ TEST(LavapipeSweep, ReadsSmallWorkingSetsAtTheSpeedOfItsLoadsNotOfItsDispatches)
             }
             if (x == 256 << 20) got.memory = y;
         }
-        std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s, best in cache %.2f GB/s at %.0f KiB, 256 MiB "
-                    "%.2f GB/s\n",
-                    got.at_64k, got.best, got.best_x / 1024, got.memory);
+        std::printf("lavapipe bandwidth.sweep read: 64 KiB %.2f GB/s (%u passes a run), best in cache %.2f GB/s at "
+                    "%.0f KiB, 256 MiB %.2f GB/s\n",
+                    got.at_64k, got.passes_64k, got.best, got.best_x / 1024, got.memory);
         return got;
     };
-    // Timed over dispatches, 64 KiB read at a seventh of memory's rate; over passes, at
-    // least as fast as memory on every run measured (0.55x leaves room for a busy core).
-    // Other tests running beside this one can stall a whole sweep, so a second sweep is
-    // taken before the test fails; a dispatch-bound sweep fails both.
+    // Timed over dispatches, 64 KiB read at a seventh of memory's rate (0.14x); over passes,
+    // at least as fast as memory on a quiet machine. On a loaded 2-core machine, where a
+    // half-millisecond run loses a time slice and a 25 ms one averages it out, 64 KiB fell
+    // to 0.31x and 0.48x in two sweeps in a row; 0.3x keeps twice the margin over the
+    // dispatch-bound rate. Up to three sweeps are taken before the test fails; a
+    // dispatch-bound sweep fails them all, and one timed over one pass fails the first.
     Read read = sweep();
     ASSERT_GT(read.memory, 0) << read.points;
-    if (read.at_64k < 0.55 * read.memory) read = sweep();
-    ASSERT_GT(read.memory, 0) << read.points;
-    EXPECT_GE(read.at_64k, 0.55 * read.memory) << read.points;
+    EXPECT_GE(read.passes_64k, 8u) << "64 KiB is timed over dispatches, not over passes: " << read.points;
+    for (int again = 0; again < 2 && read.at_64k < 0.3 * read.memory; ++again) {
+        read = sweep();
+        ASSERT_GT(read.memory, 0) << read.points;
+    }
+    EXPECT_GE(read.at_64k, 0.3 * read.memory) << read.points;
     // Whether lavapipe's caches show above its memory read is up to the CPU's gathers
     // (see above): on this kind of machine the best in-cache read was 1.07x to 1.66x the
     // memory read over nine quiet runs, too close to assert a plateau. Printed, not pinned.
