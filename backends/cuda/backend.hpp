@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -76,6 +77,9 @@ struct vrb_device {
     std::unique_ptr<vrb_semaphore> import_semaphore(const vrb_external_handle &handle);
     void signal(vrb_semaphore &semaphore, uint64_t value);
     void device_wait(vrb_semaphore &semaphore, uint64_t value);
+    // peer.cpp: VRB_PEER_* bits for another device of this context; turns peer access on
+    // where the runtime offers it.
+    uint32_t peer(const vrb_device &other);
 
     vrb_context *context = nullptr;
     int ordinal = 0;
@@ -89,6 +93,8 @@ struct vrb_device {
     vrb::gpu::DeviceMemory scratch_memory;
     vrb::gpu::Scratch scratch;
     std::vector<vrb::gpu::RunEvents> events; // grown on demand, reused by every run
+    std::map<int, uint32_t> peer_answers;    // by the peer's ordinal
+    std::vector<int> peers_enabled;          // turned on by this device, off when it closes
 };
 
 struct vrb_buffer {

@@ -76,4 +76,8 @@ vrb_device::~vrb_device()
     (void)vrb::gpu::set_device(ordinal);
     (void)vrb::gpu::stream_synchronize(stream.get());
     (void)vrb::gpu::stream_synchronize(second_stream.get());
+    // Peer access belongs to the runtime's context, which outlives this device: the
+    // next open of it starts from access off, as this one did.
+    for (const int peer : peers_enabled)
+        (void)vrb::gpu::disable_peer_access(peer);
 }

@@ -225,6 +225,31 @@ inline Error event_elapsed_ms(float *ms, EventHandle start, EventHandle stop)
     return VRB_GPU_API(EventElapsedTime)(ms, start, stop);
 }
 
+// ---- peers: another device of the same runtime
+
+// Whether `device`'s kernels can reach `peer`'s memory once access is enabled.
+inline Error can_access_peer(int *can, int device, int peer)
+{
+    return VRB_GPU_API(DeviceCanAccessPeer)(can, device, peer);
+}
+// For the current device. A second call answers kPeerAccessAlreadyEnabled.
+inline Error enable_peer_access(int peer)
+{
+    return VRB_GPU_API(DeviceEnablePeerAccess)(peer, 0);
+}
+inline Error disable_peer_access(int peer)
+{
+    return VRB_GPU_API(DeviceDisablePeerAccess)(peer);
+}
+inline constexpr Error kPeerAccessAlreadyEnabled = VRB_GPU_API(ErrorPeerAccessAlreadyEnabled);
+// Between the memory of two devices: direct where peer access is on, else staged
+// through host memory by the runtime.
+inline Error copy_peer_async(void *dst, int dst_device, const void *src, int src_device, std::size_t bytes,
+                             StreamHandle s)
+{
+    return VRB_GPU_API(MemcpyPeerAsync)(dst, dst_device, src, src_device, bytes, s);
+}
+
 // ---- memory another API made: imported by fd, or host memory registered in place
 
 using ExternalMemoryHandle = VRB_GPU_API(ExternalMemory_t);

@@ -10,6 +10,7 @@ set(VRAMBENCH_GPU_HOST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/launch_geometry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/operations.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/peer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/plugin.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/timing.cpp

@@ -13,6 +13,16 @@ struct Copy {
     void *dst = nullptr;
     const void *src = nullptr;
     CopyKind kind = CopyKind::device_to_device;
+    // Between the memory of two devices (peer_query admitted the other's buffer): the
+    // ordinals the runtime's peer copy is given.
+    bool between_devices = false;
+    int dst_device = 0, src_device = 0;
+
+    Error enqueue(uint64_t bytes, StreamHandle stream) const
+    {
+        if (between_devices) return copy_peer_async(dst, dst_device, src, src_device, bytes, stream);
+        return copy_async(dst, src, bytes, kind, stream);
+    }
 };
 
 // Overlapping copies have no defined result, so none is timed.
@@ -36,6 +46,11 @@ Copy resolve(const vrb_operand &dst, const vrb_operand &src)
         c.kind = d.in_host_memory() ? CopyKind::host_to_host : CopyKind::host_to_device;
     else
         c.kind = d.in_host_memory() ? CopyKind::device_to_host : CopyKind::device_to_device;
+    if (c.kind == CopyKind::device_to_device && d.owner != s.owner) {
+        c.between_devices = true;
+        c.dst_device = d.owner->ordinal;
+        c.src_device = s.owner->ordinal;
+    }
     return c;
 }
 
@@ -60,10 +75,8 @@ vrb_timer_kind run_transfer(vrb_device &device, const vrb_operation &op, uint32_
     if (first.kind == CopyKind::host_to_host || (both_ways && second.kind == CopyKind::host_to_host)) {
         time_runs_on_host(device, repetitions, seconds, [&] {
             for (uint32_t pass = 0; pass < passes; ++pass) {
-                check(copy_async(first.dst, first.src, op.count, first.kind, a), "enqueueing a transfer");
-                if (both_ways)
-                    check(copy_async(second.dst, second.src, op.count, second.kind, b),
-                          "enqueueing the second transfer");
+                check(first.enqueue(op.count, a), "enqueueing a transfer");
+                if (both_ways) check(second.enqueue(op.count, b), "enqueueing the second transfer");
             }
             check(stream_synchronize(a), "waiting for a transfer");
             check(stream_synchronize(b), "waiting for the second transfer");
@@ -76,9 +89,8 @@ vrb_timer_kind run_transfer(vrb_device &device, const vrb_operation &op, uint32_
         // lie between the run's events, on two streams so the engines overlap them.
         if (both_ways) check(stream_wait(b, events.start.get()), "starting the second stream with the run");
         for (uint32_t pass = 0; pass < passes; ++pass) {
-            check(copy_async(first.dst, first.src, op.count, first.kind, a), "enqueueing a transfer");
-            if (both_ways)
-                check(copy_async(second.dst, second.src, op.count, second.kind, b), "enqueueing the second transfer");
+            check(first.enqueue(op.count, a), "enqueueing a transfer");
+            if (both_ways) check(second.enqueue(op.count, b), "enqueueing the second transfer");
         }
         if (both_ways) {
             check(event_record(events.joined.get(), b), "recording the second transfer's end");

@@ -1,5 +1,5 @@
-// TRANSFER: the runtime's copy engine between any two buffers of a device, one
-// direction or two at once.
+// TRANSFER: the runtime's copy engine between any two buffers of a device, or of the
+// device and a peer (peer.cpp), one direction or two at once.
 #pragma once
 
 #include "backend.hpp"

@@ -18,6 +18,7 @@ enum standinError_t : int {
     standinErrorNoDevice,
     standinErrorNotSupported,
     standinErrorNotReady,
+    standinErrorPeerAccessAlreadyEnabled,
 };
 enum standinMemcpyKind : int {
     standinMemcpyHostToHost,
@@ -148,6 +149,10 @@ standinError_t standinWaitExternalSemaphoresAsync(const standinExternalSemaphore
                                                   standinStream_t);
 standinError_t standinDestroyExternalSemaphore(standinExternalSemaphore_t);
 standinError_t standinEventQuery(standinEvent_t);
+standinError_t standinDeviceCanAccessPeer(int *, int, int);
+standinError_t standinDeviceEnablePeerAccess(int, unsigned);
+standinError_t standinDeviceDisablePeerAccess(int);
+standinError_t standinMemcpyPeerAsync(void *, int, const void *, int, std::size_t, standinStream_t);
 // What the stand-in answers when asked whether it imports timeline semaphores: "" (it
 // does) unless a test said otherwise (standin_journal.hpp).
 const char *standinTimelineSemaphoreGap();

@@ -47,6 +47,11 @@ enum class Call {
     semaphore_signal,
     semaphore_wait,
     semaphore_destroy,
+    // other devices of the runtime
+    can_access_peer,
+    enable_peer_access,
+    disable_peer_access,
+    peer_copy,
 };
 
 struct Record {
@@ -58,6 +63,9 @@ struct Record {
     int kind = -1;                // standinMemcpyKind of a copy; the handle type of a semaphore import
     unsigned long long value = 0; // the value a semaphore is signalled to or waited for
     bool failed = false;          // the stand-in answered it with an error (fail_next)
+    // The devices a peer call names: the asking (or current) device and its peer; for a
+    // peer copy, the destination's device and the source's.
+    int device = -1, peer = -1;
 };
 
 // The calls since the last clear(), in order.
@@ -66,6 +74,8 @@ void clear();
 
 // How many devices the stand-in offers (1 unless changed).
 void set_device_count(int count);
+// Whether its devices can reach each other's memory (can_access_peer; true unless changed).
+void set_peer_access(bool possible);
 
 // The next call of `call`'s kind fails with standinErrorInvalidValue, once.
 void fail_next(Call call);

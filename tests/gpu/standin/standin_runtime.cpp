@@ -40,6 +40,22 @@ int &device_count()
     static int n = 1;
     return n;
 }
+int &current_device()
+{
+    static int d = 0;
+    return d;
+}
+bool &peer_access_possible()
+{
+    static bool possible = true;
+    return possible;
+}
+// (current device, peer) pairs whose access is on.
+std::set<std::pair<int, int>> &peers_enabled()
+{
+    static std::set<std::pair<int, int>> on;
+    return on;
+}
 void note(Call call, standinStream *stream = nullptr, void *dst = nullptr, const void *src = nullptr,
           std::size_t bytes = 0, int kind = -1)
 {
@@ -107,14 +123,34 @@ int live_resources()
 
 const char *name(Call call)
 {
-    static const char *const names[] = {"legacy copy",        "async copy",      "async memset",
-                                        "stream synchronize", "stream create",   "other",
-                                        "vm create",          "vm release",      "vm reserve",
-                                        "vm address free",    "vm map",          "vm unmap",
-                                        "vm set access",      "vm export",       "vm import",
-                                        "external import",    "external map",    "external destroy",
-                                        "host register",      "host unregister", "semaphore import",
-                                        "semaphore signal",   "semaphore wait",  "semaphore destroy"};
+    static const char *const names[] = {"legacy copy",
+                                        "async copy",
+                                        "async memset",
+                                        "stream synchronize",
+                                        "stream create",
+                                        "other",
+                                        "vm create",
+                                        "vm release",
+                                        "vm reserve",
+                                        "vm address free",
+                                        "vm map",
+                                        "vm unmap",
+                                        "vm set access",
+                                        "vm export",
+                                        "vm import",
+                                        "external import",
+                                        "external map",
+                                        "external destroy",
+                                        "host register",
+                                        "host unregister",
+                                        "semaphore import",
+                                        "semaphore signal",
+                                        "semaphore wait",
+                                        "semaphore destroy",
+                                        "can access peer",
+                                        "enable peer access",
+                                        "disable peer access",
+                                        "peer copy"};
     return names[int(call)];
 }
 
@@ -138,6 +174,10 @@ void set_timeline_semaphore_gap(const std::string &why)
 void set_device_count(int count)
 {
     device_count() = count;
+}
+void set_peer_access(bool possible)
+{
+    peer_access_possible() = possible;
 }
 
 std::string describe(const Record &r)
@@ -173,7 +213,9 @@ standinError_t standinGetDeviceCount(int *n)
 }
 standinError_t standinSetDevice(int d)
 {
-    return d >= 0 && d < vrb::test::standin::device_count() ? standinSuccess : standinErrorInvalidValue;
+    if (d < 0 || d >= vrb::test::standin::device_count()) return standinErrorInvalidValue;
+    vrb::test::standin::current_device() = d;
+    return standinSuccess;
 }
 standinError_t standinDeviceGetAttribute(int *v, standinDeviceAttr, int)
 {
@@ -256,6 +298,54 @@ standinError_t standinMemsetAsync(void *dst, int value, std::size_t bytes, stand
     note(Call::async_memset, s, dst, nullptr, bytes);
     if (!s) return standinErrorInvalidValue;
     s->queued.push_back([=] { std::memset(dst, value, bytes); });
+    return standinSuccess;
+}
+
+// ---- other devices: each device's memory is host memory, so a peer copy is a copy
+
+namespace {
+bool valid_device(int d)
+{
+    return d >= 0 && d < vrb::test::standin::device_count();
+}
+} // namespace
+
+standinError_t standinDeviceCanAccessPeer(int *can, int device, int peer)
+{
+    if (noted_fails(Call::can_access_peer)) return standinErrorInvalidValue;
+    vrb::test::standin::records().back().device = device;
+    vrb::test::standin::records().back().peer = peer;
+    if (!valid_device(device) || !valid_device(peer)) return standinErrorInvalidValue;
+    *can = device != peer && vrb::test::standin::peer_access_possible();
+    return standinSuccess;
+}
+standinError_t standinDeviceEnablePeerAccess(int peer, unsigned flags)
+{
+    const int device = vrb::test::standin::current_device();
+    if (noted_fails(Call::enable_peer_access)) return standinErrorInvalidValue;
+    vrb::test::standin::records().back().device = device;
+    vrb::test::standin::records().back().peer = peer;
+    if (!valid_device(peer) || peer == device || flags != 0 || !vrb::test::standin::peer_access_possible())
+        return standinErrorInvalidValue;
+    return vrb::test::standin::peers_enabled().emplace(device, peer).second ? standinSuccess
+                                                                            : standinErrorPeerAccessAlreadyEnabled;
+}
+standinError_t standinDeviceDisablePeerAccess(int peer)
+{
+    const int device = vrb::test::standin::current_device();
+    note(Call::disable_peer_access);
+    vrb::test::standin::records().back().device = device;
+    vrb::test::standin::records().back().peer = peer;
+    return vrb::test::standin::peers_enabled().erase({device, peer}) ? standinSuccess : standinErrorInvalidValue;
+}
+standinError_t standinMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, std::size_t bytes,
+                                      standinStream_t s)
+{
+    note(Call::peer_copy, s, dst, src, bytes);
+    vrb::test::standin::records().back().device = dst_device;
+    vrb::test::standin::records().back().peer = src_device;
+    if (!s || !valid_device(dst_device) || !valid_device(src_device)) return standinErrorInvalidValue;
+    s->queued.push_back([=] { std::memcpy(dst, src, bytes); });
     return standinSuccess;
 }
 
