@@ -1,4 +1,5 @@
 // The host backend: the CPU's cores run the vocabulary over the process's own memory.
+#include "cpu_affinity.hpp"
 #include "host_description.hpp"
 #include "host_kernels.hpp"
 #include "host_module.hpp"
@@ -40,9 +41,8 @@ inline void pass_fence()
 
 // Each worker repeats its own share `passes` times with no barrier in between: the
 // shares are disjoint, and one dispatch is paid per run, not per pass.
-Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
+Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation &op, uint32_t passes)
 {
-    WorkerPool &pool = ctx.pool();
     const Kernels &k = kernels();
     const uint64_t lanes_per_element = op.element_bytes / 4;
     auto *dst = op.dst.buffer ? host_buffer(op.dst.buffer).lanes(op.dst.offset) : nullptr;
@@ -50,7 +50,7 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
     const auto *b = op.src2.buffer ? host_buffer(op.src2.buffer).lanes(op.src2.offset) : nullptr;
     const uint64_t lanes = op.count * lanes_per_element;
     // Non-temporal stores pay off once the destination no longer fits in the caches.
-    const bool streaming = lanes * 4 >= ctx.last_level_cache() / 2 && lanes * 4 >= (8u << 20);
+    const bool streaming = lanes * 4 >= last_level_cache / 2 && lanes * 4 >= (8u << 20);
     // Each worker's answer is kept in a register through its passes and stored here once:
     // neighbouring slots share a cache line, and a store per pass would bounce that line
     // between cores for every pass over an L1-sized share.
@@ -139,7 +139,7 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
         const uint64_t entries = (host_buffer(op.src1.buffer).size() - op.src1.offset) / 4;
         // One thread, the calling one: every load depends on the one before, and waking
         // the pool's other workers would only add their wake-up (milliseconds on a loaded
-        // machine) to a chain that fits in L1.
+        // machine) to a chain that fits in L1. A node device has moved it onto its CPUs.
         for (uint32_t p = 0; p < passes; ++p) {
             uint64_t j = 0;
             for (uint64_t step = 0; step < op.count; ++step) {
@@ -152,8 +152,10 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
         break;
     }
     case VRB_OP_TRANSFER: {
-        // The host has no copy engine: its cores copy. Both directions at once split the
-        // workers between them (one worker does both in turn).
+        // The host has no copy engine: its cores copy, the running device's, so a copy
+        // between two nodes' memory measured from one node is done by that node's cores.
+        // Both directions at once split the workers between them (one worker does both
+        // in turn).
         auto *d1 = reinterpret_cast<char *>(dst);
         const auto *s1 = reinterpret_cast<const char *>(a);
         const bool both = op.src2.buffer && op.dst2.buffer;
@@ -238,13 +240,30 @@ Answer execute(HostContext &ctx, const vrb_operation &op, uint32_t passes)
 
 // ------------------------------------------------------------ the three classes
 
-HostContext::HostContext(const vrb_host_table *host) : host_(host), pool_(std::make_unique<WorkerPool>())
+HostContext::HostContext(const vrb_host_table *host)
+    : host_(host), numa_(discover_nodes()), pool_(std::make_unique<WorkerPool>()), node_pools_(numa_.devices.size())
 {
     vrb_device_info info{};
     info.struct_size = sizeof info;
-    describe_host(info, pool_->size());
+    describe_host(info, pool_->size(), numa_.summary);
     for (uint32_t i = 0; i < info.cache_count; ++i)
         last_level_cache_ = std::max(last_level_cache_, info.caches[i].bytes);
+    log(VRB_LOG_INFO, "NUMA nodes: " + numa_.summary);
+}
+
+NumaLayout HostContext::discover_nodes() const
+{
+    try {
+        return numa_layout();
+    } catch (const plugin::Failure &failure) {
+        log(VRB_LOG_ERROR, failure.what());
+        throw;
+    }
+}
+
+void HostContext::log(vrb_log_level level, const std::string &message) const
+{
+    if (host_ && VRB_FITS(*host_, log) && host_->log) host_->log(host_->user, level, message.c_str());
 }
 
 bool HostContext::cancelled() const
@@ -252,14 +271,35 @@ bool HostContext::cancelled() const
     return host_ && VRB_FITS(*host_, is_cancelled) && host_->is_cancelled && host_->is_cancelled(host_->user);
 }
 
-void HostContext::describe(uint32_t, vrb_device_info &info)
+void HostContext::describe(uint32_t index, vrb_device_info &info)
 {
-    describe_host(info, pool_->size());
+    if (const NumaNode *n = node(index))
+        describe_node(info, *n, numa_.nodes_with_memory);
+    else
+        describe_host(info, pool_->size(), numa_.summary);
 }
 
-std::unique_ptr<HostDevice> HostContext::open(uint32_t)
+std::unique_ptr<HostDevice> HostContext::open(uint32_t index)
 {
-    return std::make_unique<HostDevice>(*this);
+    return std::make_unique<HostDevice>(*this, index);
+}
+
+WorkerPool &HostContext::pool_of(uint32_t index)
+{
+    const NumaNode *n = node(index);
+    if (!n) return *pool_;
+    std::unique_ptr<WorkerPool> &pool = node_pools_[index - 1];
+    if (!pool) pool = std::make_unique<WorkerPool>(n->cpus);
+    return *pool;
+}
+
+HostDevice::HostDevice(HostContext &ctx, uint32_t index) : ctx_(ctx), node_(ctx.node(index)), pool_(ctx.pool_of(index))
+{
+}
+
+uint32_t HostDevice::peer(const HostDevice &other) const
+{
+    return node_ && other.node_ ? VRB_PEER_COPY | VRB_PEER_ACCESS : 0u;
 }
 
 void HostDevice::describe(uint32_t, vrb_memory_kind_info &info)
@@ -279,17 +319,20 @@ bool HostDevice::supports(uint32_t, uint32_t, uint32_t)
 std::unique_ptr<HostBuffer> HostDevice::alloc(uint32_t, uint64_t bytes)
 {
     // Linux overcommits: mmap would succeed and the OOM killer would end the run
-    // later. Refuse what the OS says it cannot give now.
-    const uint64_t available = available_memory_bytes();
+    // later. Refuse what the OS says it cannot give now (on a node, what the node has:
+    // its memory is bound there and cannot spill onto another node).
+    const uint64_t available = node_ ? node_memory(node_->id).available_bytes : available_memory_bytes();
     if (available && bytes > available)
         fail(VRB_ERROR_OUT_OF_MEMORY, "cannot allocate " + std::to_string(bytes) + " bytes: the OS reports " +
-                                          std::to_string(available) + " bytes available");
-    auto buffer = std::make_unique<HostBuffer>(bytes);
+                                          std::to_string(available) + " bytes available" +
+                                          (node_ ? " on NUMA node " + std::to_string(node_->id) : std::string()));
+    auto buffer = std::make_unique<HostBuffer>(bytes, *this, node_ ? node_->id : -1);
     const uint64_t mapped = (bytes + 4095) / 4096 * 4096;
-    // First touch by the worker that will use each part places its pages near it.
+    // First touch by the worker that will use each part places its pages near it (on a
+    // node, in the node's memory, where the binding puts them whoever touches first).
     // One write per page is enough: the kernel zeroes the whole page on that fault.
     unsigned char *first = buffer->bytes_at(0);
-    ctx_.pool().run([&](unsigned w, unsigned n) {
+    pool_.run([&](unsigned w, unsigned n) {
         const Range r = split(mapped, w, n, 4096);
         for (uint64_t at = r.begin; at < r.end; at += 4096)
             first[at] = 0;
@@ -300,11 +343,13 @@ std::unique_ptr<HostBuffer> HostDevice::alloc(uint32_t, uint64_t bytes)
 void HostDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
 {
     const uint32_t passes = plugin::operation_passes(op);
+    // A node's work runs on its CPUs, the part the calling thread does (CHASE) included.
+    const ScopedAffinity on_node(node_ ? node_->cpus : std::vector<int>{});
     Answer answer;
     for (double &s : seconds) {
         if (ctx_.cancelled()) fail(VRB_ERROR_CANCELLED, "cancelled by the host");
         const auto start = Clock::now();
-        answer = execute(ctx_, op, passes);
+        answer = execute(pool_, ctx_.last_level_cache(), op, passes);
         s = std::chrono::duration<double>(Clock::now() - start).count();
     }
     out.timer = VRB_TIMER_HOST_MONOTONIC;
@@ -314,17 +359,24 @@ void HostDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     out.passes = passes;
 }
 
-HostBuffer::HostBuffer(uint64_t bytes)
-    : base_(mmap(nullptr, (bytes + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)),
-      bytes_(bytes), mapped_((bytes + 4095) / 4096 * 4096)
+HostBuffer::Mapping::Mapping(uint64_t size)
+    : base(mmap(nullptr, (size + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)),
+      bytes((size + 4095) / 4096 * 4096)
 {
-    if (base_ == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(bytes) + " bytes failed");
-    madvise(base_, mapped_, MADV_HUGEPAGE); // fewer TLB misses; a hint only
+    if (base == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(size) + " bytes failed");
 }
 
-HostBuffer::~HostBuffer()
+HostBuffer::Mapping::~Mapping()
 {
-    munmap(base_, mapped_);
+    munmap(base, bytes);
+}
+
+HostBuffer::HostBuffer(uint64_t bytes, const HostDevice &owner, int node)
+    : bytes_(bytes), mapping_(bytes), owner_(&owner)
+{
+    madvise(mapping_.base, mapping_.bytes, MADV_HUGEPAGE); // fewer TLB misses; a hint only
+    // Bound before the first touch: no page is ever placed anywhere else.
+    if (node >= 0) bind_to_node(mapping_.base, mapping_.bytes, node);
 }
 
 void HostBuffer::upload(uint64_t offset, const void *src, uint64_t bytes)
@@ -342,9 +394,9 @@ void HostBuffer::download(uint64_t offset, void *dst, uint64_t bytes)
 void HostBuffer::export_handle(vrb_external_handle &handle)
 {
     handle.type = VRB_EXTERNAL_HOST_POINTER;
-    handle.handle = static_cast<int64_t>(reinterpret_cast<uintptr_t>(base_));
-    handle.bytes = mapped_;
-    handle.allocation_bytes = mapped_;
+    handle.handle = static_cast<int64_t>(reinterpret_cast<uintptr_t>(mapping_.base));
+    handle.bytes = mapping_.bytes;
+    handle.allocation_bytes = mapping_.bytes;
     handle.memory_type_index = UINT32_MAX;
     plugin::copy_string(handle.api, "host");
 }

@@ -1,5 +1,6 @@
 #include "host_description.hpp"
 
+#include "cpu_affinity.hpp"
 #include "cpu_caches.hpp"
 
 #include <vrambench/plugin_support.hpp>
@@ -44,7 +45,7 @@ uint64_t available_memory_bytes()
     return meminfo_kib("MemAvailable:") << 10;
 }
 
-void describe_host(vrb_device_info &info, unsigned workers)
+void describe_host(vrb_device_info &info, unsigned workers, const std::string &numa)
 {
     info.type = VRB_DEVICE_CPU;
     std::string model = cpuinfo_field("model name");
@@ -75,6 +76,32 @@ void describe_host(vrb_device_info &info, unsigned workers)
     plugin::add_property(info, "worker_threads", std::to_string(workers) + " (one pinned per allowed CPU)");
     const std::string thp = cpu::read_first_line("/sys/kernel/mm/transparent_hugepage/enabled");
     if (!thp.empty()) plugin::add_property(info, "transparent_hugepages", thp);
+    plugin::add_property(info, "numa_nodes", numa);
+}
+
+void describe_node(vrb_device_info &info, const NumaNode &node, int nodes_with_memory)
+{
+    const auto workers = static_cast<unsigned>(node.cpus.size());
+    describe_host(info, workers, std::to_string(nodes_with_memory) + " with memory");
+    const std::string which = "NUMA node " + std::to_string(node.id) + " of " + std::to_string(nodes_with_memory);
+    plugin::copy_string(info.name, std::string(info.name) + " (" + which + ")");
+    // The machine's totals would misstate a node: what is not known of the node stays unknown.
+    const NodeMemory memory = node_memory(node.id);
+    info.total_memory_bytes = memory.total_bytes;
+    info.free_memory_bytes = memory.available_bytes;
+    info.known &= ~static_cast<uint64_t>(VRB_KNOWN_TOTAL_MEMORY | VRB_KNOWN_FREE_MEMORY);
+    if (memory.total_bytes) info.known |= VRB_KNOWN_TOTAL_MEMORY | VRB_KNOWN_FREE_MEMORY;
+    info.heaps[0].bytes = memory.total_bytes;
+    info.heaps[0].budget_bytes = memory.available_bytes;
+    // describe_host's properties, with the node's in place of the machine's worker line.
+    for (uint32_t i = 0; i < info.property_count; ++i)
+        if (std::string(info.properties[i].key) == "worker_threads")
+            plugin::copy_string(info.properties[i].value,
+                                std::to_string(workers) +
+                                    " (one pinned per CPU of the node: " + cpu_list_text(node.cpus) + ")");
+    plugin::add_property(info, "numa_node", which);
+    plugin::add_property(info, "numa_node_cpus", cpu_list_text(node.cpus));
+    plugin::add_property(info, "numa_node_memory", "bound to node " + std::to_string(node.id) + " (MPOL_BIND)");
 }
 
 } // namespace vrb::host

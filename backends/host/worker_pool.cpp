@@ -1,20 +1,17 @@
 #include "worker_pool.hpp"
 
-#include <pthread.h>
-#include <sched.h>
+#include "cpu_affinity.hpp"
 
 namespace vrb::host {
 
-WorkerPool::WorkerPool()
+WorkerPool::WorkerPool() : WorkerPool(allowed_cpus()) {}
+
+WorkerPool::WorkerPool(const std::vector<int> &cpus)
 {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    std::vector<int> cpus;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
-        for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-            if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+    if (cpus.empty()) {
+        threads_.emplace_back(&WorkerPool::loop, this, 0u, -1); // unknown affinity: one unpinned worker
+        return;
     }
-    if (cpus.empty()) cpus.push_back(-1); // unknown affinity: one unpinned worker
     threads_.reserve(cpus.size());
     for (unsigned w = 0; w < cpus.size(); ++w)
         threads_.emplace_back(&WorkerPool::loop, this, w, cpus[w]);
@@ -50,12 +47,7 @@ void WorkerPool::run(const std::function<void(unsigned, unsigned)> &task)
 
 void WorkerPool::loop(unsigned worker, int cpu)
 {
-    if (cpu >= 0) {
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(cpu, &one);
-        pthread_setaffinity_np(pthread_self(), sizeof one, &one);
-    }
+    if (cpu >= 0) pin_calling_thread({cpu});
     uint64_t seen = 0;
     for (;;) {
         uint64_t now = generation_.load(std::memory_order_acquire);

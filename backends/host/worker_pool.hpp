@@ -1,5 +1,6 @@
-// One thread per CPU the process may run on, each pinned to its CPU for its life, so a
-// thread always touches the same pages from the same core (first touch places them).
+// One thread per CPU the process may run on (or per CPU of a list: a NUMA node's), each
+// pinned to its CPU for its life, so a thread always touches the same pages from the
+// same core (first touch places them).
 #pragma once
 
 #include <atomic>
@@ -12,7 +13,10 @@ namespace vrb::host {
 
 class WorkerPool {
   public:
-    WorkerPool();
+    WorkerPool(); // every CPU the process may run on
+    // One worker per CPU of `cpus` (which the process may run on); an empty list makes
+    // one unpinned worker, as the OS not telling the affinity does.
+    explicit WorkerPool(const std::vector<int> &cpus);
     ~WorkerPool();
     WorkerPool(const WorkerPool &) = delete;
     WorkerPool &operator=(const WorkerPool &) = delete;

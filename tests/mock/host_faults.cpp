@@ -39,17 +39,12 @@ struct Faults {
     uint64_t allocations = 0; // across every device the context opened
 };
 
-class FaultDevice {
+// A host device the faults reach. It is one (not a wrapper of one), so the buffers it
+// makes name it as their device and make_table's peer rule holds as in the shipped module.
+class FaultDevice : public vrb::host::HostDevice {
   public:
-    FaultDevice(Faults &faults, std::unique_ptr<vrb::host::HostDevice> host) : faults_(faults), host_(std::move(host))
+    FaultDevice(Faults &faults, vrb::host::HostContext &host, uint32_t index) : HostDevice(host, index), faults_(faults)
     {
-    }
-
-    uint32_t memory_kind_count() { return host_->memory_kind_count(); }
-    void describe(uint32_t kind, vrb_memory_kind_info &info) { host_->describe(kind, info); }
-    bool supports(uint32_t op_kind, uint32_t element_bytes, uint32_t kind)
-    {
-        return host_->supports(op_kind, element_bytes, kind);
     }
 
     std::unique_ptr<HostBuffer> alloc(uint32_t kind, uint64_t bytes)
@@ -57,14 +52,14 @@ class FaultDevice {
         if (faults_.fail_alloc_after && faults_.allocations >= *faults_.fail_alloc_after)
             fail(VRB_ERROR_OUT_OF_MEMORY, "allocation refused by VRAMBENCH_TEST_FAIL_ALLOC_AFTER=" +
                                               std::to_string(*faults_.fail_alloc_after) + " (a test-only fault)");
-        auto buffer = host_->alloc(kind, bytes);
+        auto buffer = HostDevice::alloc(kind, bytes);
         ++faults_.allocations;
         return buffer;
     }
 
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
     {
-        host_->run(op, seconds, out);
+        HostDevice::run(op, seconds, out);
         if (!faults_.flip_byte || op.kind != VRB_OP_FILL) return;
         HostBuffer &dst = vrb::host::host_buffer(op.dst.buffer);
         const uint64_t at = *faults_.flip_byte;
@@ -75,7 +70,6 @@ class FaultDevice {
 
   private:
     Faults &faults_;
-    std::unique_ptr<vrb::host::HostDevice> host_;
 };
 
 class FaultContext {
@@ -84,10 +78,7 @@ class FaultContext {
 
     uint32_t device_count() { return host_.device_count(); }
     void describe(uint32_t index, vrb_device_info &info) { host_.describe(index, info); }
-    std::unique_ptr<FaultDevice> open(uint32_t index)
-    {
-        return std::make_unique<FaultDevice>(faults_, host_.open(index));
-    }
+    std::unique_ptr<FaultDevice> open(uint32_t index) { return std::make_unique<FaultDevice>(faults_, host_, index); }
 
   private:
     Faults faults_; // first: a mistyped hook stops the backend before its workers start
