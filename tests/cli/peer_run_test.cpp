@@ -66,16 +66,22 @@ TEST(PeerProbes, PairsWithoutAPathAreNamedWithWhatTheModuleAnswered)
     const ProcessResult run = run_peers({"VRAMBENCH_MOCK_PEERS=0-1"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto doc = nlohmann::json::parse(run.out);
-    std::set<std::string> measured;
+    std::set<std::string> measured, named;
     for (const auto &r : results_of(doc, "bandwidth.peer")) {
+        const std::string pair = r["parameters"]["pair"].get<std::string>();
         if (r["status"] == "skipped") {
-            EXPECT_NE(r["error"].get<std::string>().find("has no peer copy to"), std::string::npos) << r.dump();
+            // One skipped result per pair, naming it, its peer and the module's answer.
+            const std::string peer = r["parameters"]["peer"].get<std::string>();
+            EXPECT_NE(r["error"].get<std::string>().find("has no peer copy to " + peer), std::string::npos) << r.dump();
             EXPECT_NE(r["error"].get<std::string>().find("peer_query answered none"), std::string::npos) << r.dump();
+            EXPECT_TRUE(named.insert(pair).second) << "named twice: " << pair;
             continue;
         }
-        measured.insert(r["parameters"]["pair"].get<std::string>());
+        measured.insert(pair);
     }
     EXPECT_EQ(measured, std::set<std::string>{"multi:0->multi:1"});
+    EXPECT_EQ(named, (std::set<std::string>{"multi:0->multi:2", "multi:1->multi:0", "multi:1->multi:2",
+                                            "multi:2->multi:0", "multi:2->multi:1"}));
 
     const ProcessResult copy_only = run_peers({"VRAMBENCH_MOCK_PEERS=copy"});
     ASSERT_EQ(copy_only.exit_code, 0) << copy_only.err;

@@ -53,9 +53,11 @@ class PeerBandwidthProbe final : public Probe {
 
     void run(ProbeContext &ctx) const override
     {
-        std::vector<std::string> skipped;
-        std::vector<peer::Peer> peers = peer::find_peers(ctx, VRB_PEER_COPY, skipped);
-        if (peers.empty()) return ctx.emit(peer::make_no_peer_result(ctx, id(), skipped));
+        std::vector<peer::Unmeasured> unmeasured;
+        std::vector<peer::Peer> peers = peer::find_peers(ctx, VRB_PEER_COPY, unmeasured);
+        for (const peer::Unmeasured &u : unmeasured)
+            ctx.emit(peer::make_unmeasured_result(ctx, id(), u));
+        if (peers.empty()) return;
         const CurvePlan plan = plan_transfer(ctx.record, ctx.options);
         const std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
         for (std::size_t n = 0; n < peers.size(); ++n) {

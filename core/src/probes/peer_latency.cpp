@@ -52,9 +52,11 @@ class PeerLatencyProbe final : public Probe {
 
     void run(ProbeContext &ctx) const override
     {
-        std::vector<std::string> skipped;
-        std::vector<peer::Peer> peers = peer::find_peers(ctx, VRB_PEER_ACCESS, skipped);
-        if (peers.empty()) return ctx.emit(peer::make_no_peer_result(ctx, id(), skipped));
+        std::vector<peer::Unmeasured> unmeasured;
+        std::vector<peer::Peer> peers = peer::find_peers(ctx, VRB_PEER_ACCESS, unmeasured);
+        for (const peer::Unmeasured &u : unmeasured)
+            ctx.emit(peer::make_unmeasured_result(ctx, id(), u));
+        if (peers.empty()) return;
         // The chase's largest working set: past the caches of the reading device.
         const CurvePlan plan = plan_chase(ctx.record, ctx.options);
         const uint64_t bytes = plan.to / (peer_spacing_lanes * 4) * (peer_spacing_lanes * 4);

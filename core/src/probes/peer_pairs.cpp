@@ -19,37 +19,47 @@ std::string path_words(uint32_t flags)
 
 } // namespace
 
-std::vector<Peer> find_peers(const ProbeContext &ctx, uint32_t needed, std::vector<std::string> &skipped)
+std::vector<Peer> find_peers(const ProbeContext &ctx, uint32_t needed, std::vector<Unmeasured> &unmeasured)
 {
     std::vector<Peer> peers;
     const Backend &backend = ctx.device.backend();
     const uint32_t count = backend.device_count();
     if (count < 2) {
-        skipped.push_back(fmt::format("{} is the only device of {}", ctx.record.id, backend.name()));
+        unmeasured.push_back(
+            {{},
+             {},
+             fmt::format("no peer of {} to measure: it is the only device of {}", ctx.record.id, backend.name())});
         return peers;
     }
     for (uint32_t i = 0; i < count; ++i) {
         if (i == ctx.device.index()) continue;
         const std::string id = fmt::format("{}:{}", backend.name(), i);
+        const std::string pair = fmt::format("{}->{}", ctx.record.id, id);
         try {
             Peer peer;
             peer.id = id;
-            peer.pair = fmt::format("{}->{}", ctx.record.id, id);
+            peer.pair = pair;
             peer.device = backend.open(i);
             const std::optional<uint32_t> flags = ctx.device.peer_flags(*peer.device);
             if (!flags) {
-                skipped.push_back(fmt::format("the {} module has no peer_query (peer paths, ABI 1.5)", backend.name()));
+                unmeasured.assign(1, {{},
+                                      {},
+                                      fmt::format("no peer of {} to measure: the {} module has no peer_query (peer "
+                                                  "paths, ABI 1.5)",
+                                                  ctx.record.id, backend.name())});
                 return {};
             }
             peer.flags = *flags;
             if (!(peer.flags & needed)) {
-                skipped.push_back(fmt::format("{} has no peer {} to {} (peer_query answered {})", ctx.record.id,
-                                              needed == VRB_PEER_COPY ? "copy" : "access", id, path_words(peer.flags)));
+                unmeasured.push_back(
+                    {pair, id,
+                     fmt::format("{} has no peer {} to {} (peer_query answered {})", ctx.record.id,
+                                 needed == VRB_PEER_COPY ? "copy" : "access", id, path_words(peer.flags))});
                 continue;
             }
             peers.push_back(std::move(peer));
         } catch (const Error &e) {
-            skipped.push_back(fmt::format("{}: {}", id, e.what()));
+            unmeasured.push_back({pair, id, fmt::format("{}: {}", id, e.what())});
         }
     }
     return peers;
@@ -65,17 +75,17 @@ ProbeResult make_peer_result(const ProbeContext &ctx, std::string_view probe, co
     return r;
 }
 
-ProbeResult make_no_peer_result(const ProbeContext &ctx, std::string_view probe,
-                                const std::vector<std::string> &skipped)
+ProbeResult make_unmeasured_result(const ProbeContext &ctx, std::string_view probe, const Unmeasured &unmeasured)
 {
     ProbeResult r = make_result(ctx, probe);
     r.metric = "count";
     r.unit = std::string("1");
     r.status = ProbeResult::Status::skipped;
-    std::string why = fmt::format("no peer of {} to measure", ctx.record.id);
-    for (const std::string &s : skipped)
-        why += "; " + s;
-    r.error = why;
+    if (!unmeasured.pair.empty()) {
+        r.parameters["pair"] = unmeasured.pair;
+        r.parameters["peer"] = unmeasured.peer;
+    }
+    r.error = unmeasured.why;
     r.verification = {Verification::Status::unverified, "nothing was measured"};
     return r;
 }

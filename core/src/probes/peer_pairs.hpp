@@ -18,16 +18,22 @@ struct Peer {
     uint32_t flags = 0; // VRB_PEER_*: what the measured device can do with this one's memory
 };
 
+// What a probe does not measure, and why: one pair, or (pair empty) every pair of the
+// device, when it is its backend's only device or the module has no peer_query.
+struct Unmeasured {
+    std::string pair, peer;
+    std::string why;
+};
+
 // The other devices of ctx.device's backend that the module gives `needed` (a VRB_PEER_*
-// bit) to; `skipped` names each other device without it, and why.
-std::vector<Peer> find_peers(const ProbeContext &ctx, uint32_t needed, std::vector<std::string> &skipped);
+// bit) to; `unmeasured` names each other device without it, and why.
+std::vector<Peer> find_peers(const ProbeContext &ctx, uint32_t needed, std::vector<Unmeasured> &unmeasured);
 
 // A result skeleton naming the pair and the path the module reported.
 ProbeResult make_peer_result(const ProbeContext &ctx, std::string_view probe, const Peer &peer);
 
-// One result saying why a probe measured no pair from this device.
-ProbeResult make_no_peer_result(const ProbeContext &ctx, std::string_view probe,
-                                const std::vector<std::string> &skipped);
+// A skipped result for what is not measured, naming the pair where there is one.
+ProbeResult make_unmeasured_result(const ProbeContext &ctx, std::string_view probe, const Unmeasured &unmeasured);
 
 // The device's memory kind kernels use, device-local where it has one.
 uint32_t peer_memory_kind(const Device &device);
