@@ -31,6 +31,9 @@ using Clock = std::chrono::steady_clock;
 // Runs one repetition of an operation; returns the checksum and mismatch answer.
 struct Answer {
     uint64_t checksum = 0, mismatches = 0, first_mismatch = UINT64_MAX;
+    // The work's span: from every worker started to the last done (WorkerPool::run), or
+    // the calling thread's loop; the set-up around it is not the operation's.
+    double seconds = 0;
 };
 
 // Keeps the compiler from proving a pass redundant and doing it once.
@@ -70,26 +73,37 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
     case VRB_OP_SCALE:
     case VRB_OP_ADD:
     case VRB_OP_TRIAD:
-        pool.run([&](unsigned w, unsigned n) {
+        answer.seconds = pool.run([&](unsigned w, unsigned n) {
+            // What the passes read is copied to this worker's stack first. The captures
+            // live on the calling thread's stack, whose lines it writes while it waits, and
+            // a pass over an L1-sized share would fetch them back from that core each time
+            // (the random block too: it is the source of every WRITE).
             const Range r = split(lanes, w, n, cache_line_lanes);
             const uint64_t m = r.end - r.begin;
+            const uint32_t kind = op.kind, scalar = op.scalar, runs = passes;
+            const bool nt = streaming;
+            uint32_t *const to = dst ? dst + r.begin : nullptr;
+            const uint32_t *const x = a ? a + r.begin : nullptr;
+            const uint32_t *const y = b ? b + r.begin : nullptr;
+            std::optional<RandomBlock> own_block;
+            if (block) own_block.emplace(*block);
             uint64_t sum = 0;
             uint32_t fold = 0;
-            for (uint32_t p = 0; p < passes; ++p) {
-                switch (op.kind) {
+            for (uint32_t p = 0; p < runs; ++p) {
+                switch (kind) {
                 case VRB_OP_READ:
                     // Passes before the last fold, the last one sums (Kernels::fold says why).
-                    if (p + 1 < passes)
-                        fold ^= k.fold(a + r.begin, m);
+                    if (p + 1 < runs)
+                        fold ^= k.fold(x, m);
                     else
-                        sum = k.sum(a + r.begin, m);
+                        sum = k.sum(x, m);
                     break;
-                case VRB_OP_DOT: sum = k.dot(a + r.begin, b + r.begin, m); break;
-                case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, *block, m, streaming); break;
-                case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming); break;
-                case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
-                case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
-                default: k.triad(dst + r.begin, a + r.begin, b + r.begin, op.scalar, m, streaming); break;
+                case VRB_OP_DOT: sum = k.dot(x, y, m); break;
+                case VRB_OP_WRITE: k.random(to, r.begin, *own_block, m, nt); break;
+                case VRB_OP_COPY: k.copy(to, x, m, nt); break;
+                case VRB_OP_SCALE: k.scale(to, x, scalar, m, nt); break;
+                case VRB_OP_ADD: k.add(to, x, y, m, nt); break;
+                default: k.triad(to, x, y, scalar, m, nt); break;
                 }
                 pass_fence();
             }
@@ -98,7 +112,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
         });
         break;
     case VRB_OP_STRIDED_READ:
-        pool.run([&](unsigned w, unsigned n) {
+        answer.seconds = pool.run([&](unsigned w, unsigned n) {
             const Range r = split(op.count, w, n, 1);
             uint64_t s = 0;
             for (uint32_t p = 0; p < passes; ++p) {
@@ -114,7 +128,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
     case VRB_OP_GATHER: {
         const uint64_t elements = (host_buffer(op.src1.buffer).size() - op.src1.offset) / op.element_bytes;
         std::atomic<bool> out_of_range{false};
-        pool.run([&](unsigned w, unsigned n) {
+        answer.seconds = pool.run([&](unsigned w, unsigned n) {
             const Range r = split(op.count, w, n, 1);
             uint64_t s = 0;
             for (uint32_t p = 0; p < passes; ++p) {
@@ -140,6 +154,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
         // One thread, the calling one: every load depends on the one before, and waking
         // the pool's other workers would only add their wake-up (milliseconds on a loaded
         // machine) to a chain that fits in L1. A node device has moved it onto its CPUs.
+        const auto start = Clock::now();
         for (uint32_t p = 0; p < passes; ++p) {
             uint64_t j = 0;
             for (uint64_t step = 0; step < op.count; ++step) {
@@ -149,6 +164,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
             partial[0] = j;
             pass_fence();
         }
+        answer.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         break;
     }
     case VRB_OP_TRANSFER: {
@@ -162,7 +178,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
         auto *d2 = both ? reinterpret_cast<char *>(host_buffer(op.dst2.buffer).bytes_at(op.dst2.offset)) : nullptr;
         const auto *s2 =
             both ? reinterpret_cast<const char *>(host_buffer(op.src2.buffer).bytes_at(op.src2.offset)) : nullptr;
-        pool.run([&](unsigned w, unsigned n) {
+        answer.seconds = pool.run([&](unsigned w, unsigned n) {
             if (!both || n == 1) {
                 const Range r = split(op.count, w, n, 64);
                 for (uint32_t p = 0; p < passes; ++p) {
@@ -180,7 +196,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
         break;
     }
     case VRB_OP_FILL:
-        pool.run([&](unsigned w, unsigned n) {
+        answer.seconds = pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
             for (uint32_t p = 0; p < passes; ++p) {
                 if (op.pattern == VRB_PATTERN_RANDOM) {
@@ -196,7 +212,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
         std::optional<RandomBlock> check_block;
         if (op.pattern == VRB_PATTERN_RANDOM) check_block.emplace(op.seed);
         std::vector<Answer> local(pool.size());
-        pool.run([&](unsigned w, unsigned n) {
+        answer.seconds = pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
             Answer mine;
             // The expected lanes are made a cache-sized chunk at a time (the random pattern by
@@ -348,9 +364,8 @@ void HostDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     Answer answer;
     for (double &s : seconds) {
         if (ctx_.cancelled()) fail(VRB_ERROR_CANCELLED, "cancelled by the host");
-        const auto start = Clock::now();
         answer = execute(pool_, ctx_.last_level_cache(), op, passes);
-        s = std::chrono::duration<double>(Clock::now() - start).count();
+        s = answer.seconds;
     }
     out.timer = VRB_TIMER_HOST_MONOTONIC;
     out.checksum = answer.checksum;

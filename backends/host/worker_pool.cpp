@@ -2,12 +2,16 @@
 
 #include "cpu_affinity.hpp"
 
+#include <algorithm>
+
 namespace vrb::host {
 
 WorkerPool::WorkerPool() : WorkerPool(allowed_cpus()) {}
 
 WorkerPool::WorkerPool(const std::vector<int> &cpus)
 {
+    // Sized before any worker starts; a worker writes only its own entry.
+    finished_.resize(std::max<std::size_t>(cpus.size(), 1));
     if (cpus.empty()) {
         threads_.emplace_back(&WorkerPool::loop, this, 0u, -1); // unknown affinity: one unpinned worker
         return;
@@ -26,12 +30,13 @@ WorkerPool::~WorkerPool()
         t.join();
 }
 
-void WorkerPool::run(const std::function<void(unsigned, unsigned)> &task)
+double WorkerPool::run(const std::function<void(unsigned, unsigned)> &task)
 {
     task_ = &task;
     failed_.store(false);
     failure_ = nullptr;
     pending_.store(size());
+    arrived_.store(0);
     generation_.fetch_add(1, std::memory_order_release);
     generation_.notify_all();
     // Spin first: a measured run ends within microseconds of its last worker.
@@ -43,6 +48,8 @@ void WorkerPool::run(const std::function<void(unsigned, unsigned)> &task)
     }
     task_ = nullptr;
     if (failed_.load()) std::rethrow_exception(failure_);
+    const auto last = *std::max_element(finished_.begin(), finished_.end());
+    return std::chrono::duration<double>(last - started_).count();
 }
 
 void WorkerPool::loop(unsigned worker, int cpu)
@@ -57,12 +64,22 @@ void WorkerPool::loop(unsigned worker, int cpu)
         }
         seen = now;
         if (stop_.load()) return;
+        // The last worker to wake starts the clock and lets the others go; they spin, as
+        // they wait at most one sibling's wake-up.
+        if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == size()) {
+            started_ = std::chrono::steady_clock::now();
+            released_.store(now, std::memory_order_release);
+        } else {
+            for (unsigned spins = 0; released_.load(std::memory_order_acquire) != now; ++spins)
+                if (spins > 4000) std::this_thread::yield(); // a sibling's CPU is taken by another process
+        }
         try {
             (*task_)(worker, size());
         } catch (...) {
             bool expected = false;
             if (failed_.compare_exchange_strong(expected, true)) failure_ = std::current_exception();
         }
+        finished_[worker] = std::chrono::steady_clock::now();
         if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_all();
     }
 }
