@@ -74,36 +74,25 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
     case VRB_OP_ADD:
     case VRB_OP_TRIAD:
         answer.seconds = pool.run([&](unsigned w, unsigned n) {
-            // What the passes read is copied to this worker's stack first. The captures
-            // live on the calling thread's stack, whose lines it writes while it waits, and
-            // a pass over an L1-sized share would fetch them back from that core each time
-            // (the random block too: it is the source of every WRITE).
             const Range r = split(lanes, w, n, cache_line_lanes);
             const uint64_t m = r.end - r.begin;
-            const uint32_t kind = op.kind, scalar = op.scalar, runs = passes;
-            const bool nt = streaming;
-            uint32_t *const to = dst ? dst + r.begin : nullptr;
-            const uint32_t *const x = a ? a + r.begin : nullptr;
-            const uint32_t *const y = b ? b + r.begin : nullptr;
-            std::optional<RandomBlock> own_block;
-            if (block) own_block.emplace(*block);
             uint64_t sum = 0;
             uint32_t fold = 0;
-            for (uint32_t p = 0; p < runs; ++p) {
-                switch (kind) {
+            for (uint32_t p = 0; p < passes; ++p) {
+                switch (op.kind) {
                 case VRB_OP_READ:
                     // Passes before the last fold, the last one sums (Kernels::fold says why).
-                    if (p + 1 < runs)
-                        fold ^= k.fold(x, m);
+                    if (p + 1 < passes)
+                        fold ^= k.fold(a + r.begin, m);
                     else
-                        sum = k.sum(x, m);
+                        sum = k.sum(a + r.begin, m);
                     break;
-                case VRB_OP_DOT: sum = k.dot(x, y, m); break;
-                case VRB_OP_WRITE: k.random(to, r.begin, *own_block, m, nt); break;
-                case VRB_OP_COPY: k.copy(to, x, m, nt); break;
-                case VRB_OP_SCALE: k.scale(to, x, scalar, m, nt); break;
-                case VRB_OP_ADD: k.add(to, x, y, m, nt); break;
-                default: k.triad(to, x, y, scalar, m, nt); break;
+                case VRB_OP_DOT: sum = k.dot(a + r.begin, b + r.begin, m); break;
+                case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, *block, m, streaming); break;
+                case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming); break;
+                case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
+                case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
+                default: k.triad(dst + r.begin, a + r.begin, b + r.begin, op.scalar, m, streaming); break;
                 }
                 pass_fence();
             }
