@@ -1,6 +1,7 @@
 // The host module's NUMA node devices end to end: VRAMBENCH_HOST_NUMA_NODES=0,0 makes a
 // one-node machine's node 0 two devices beside the whole machine, so the peer probes
 // measure node to node as they would across two sockets, and pair nothing with host:0.
+#include "../host/machine_numa_nodes.hpp"
 #include "run_process.hpp"
 
 #include <vrambench/core/results/schema.hpp>
@@ -22,19 +23,6 @@ nlohmann::json host_backend_listed(const ProcessResult &list)
     for (const auto &backend : nlohmann::json::parse(list.out))
         if (backend["name"] == "host") return backend;
     return {};
-}
-
-int numa_nodes_of_this_machine()
-{
-    int nodes = 0;
-    std::error_code error;
-    for (const auto &entry : std::filesystem::directory_iterator("/sys/devices/system/node", error)) {
-        const std::string name = entry.path().filename().string();
-        if (name.size() > 4 && name.rfind("node", 0) == 0 &&
-            name.find_first_not_of("0123456789", 4) == std::string::npos)
-            ++nodes;
-    }
-    return nodes;
 }
 
 } // namespace
@@ -121,8 +109,8 @@ TEST(HostNumaDevices, ANodeTheMachineDoesNotHaveFailsTheHostModuleWithAMessageNa
 
 TEST(HostNumaDevices, WithoutTheVariableAOneNodeMachineHasOneHostDevice)
 {
-    if (numa_nodes_of_this_machine() != 1)
-        GTEST_SKIP() << "this machine has " << numa_nodes_of_this_machine() << " NUMA nodes";
+    if (vrb::test::machine_numa_nodes() != 1)
+        GTEST_SKIP() << "this machine has " << vrb::test::machine_numa_nodes() << " NUMA nodes";
     const ProcessResult list = vrambench({"list", "--format", "json"}, {"VRAMBENCH_HOST_NUMA_NODES="});
     ASSERT_EQ(list.exit_code, 0) << list.err;
     const nlohmann::json host = host_backend_listed(list);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -25,6 +26,15 @@ std::vector<standin::Record> calls_of(Call call)
     std::vector<standin::Record> out;
     for (const standin::Record &r : standin::journal())
         if (r.call == call) out.push_back(r);
+    return out;
+}
+
+// The (device, peer) pairs of the journal's calls of `call`, in order.
+std::vector<std::pair<int, int>> pairs_of(Call call)
+{
+    std::vector<std::pair<int, int>> out;
+    for (const standin::Record &r : calls_of(call))
+        out.emplace_back(r.device, r.peer);
     return out;
 }
 
@@ -113,22 +123,12 @@ TEST_F(StandinPeers, DevicesThatReachEachOtherCopyAndReadInPlaceWithAccessTurned
 
     // Asked once per ordered pair; each turned on by the device that reads.
     EXPECT_EQ(calls_of(Call::can_access_peer).size(), 2u);
-    const auto enabled = calls_of(Call::enable_peer_access);
-    ASSERT_EQ(enabled.size(), 2u);
-    EXPECT_EQ(enabled[0].device, 0);
-    EXPECT_EQ(enabled[0].peer, 1);
-    EXPECT_EQ(enabled[1].device, 1);
-    EXPECT_EQ(enabled[1].peer, 0);
+    EXPECT_EQ(pairs_of(Call::enable_peer_access), (std::vector<std::pair<int, int>>{{0, 1}, {1, 0}}));
 
     // Closing a device turns off what it turned on, and nothing else.
     standin::clear();
     close_devices();
-    const auto disabled = calls_of(Call::disable_peer_access);
-    ASSERT_EQ(disabled.size(), 2u);
-    EXPECT_EQ(disabled[0].device, 1);
-    EXPECT_EQ(disabled[0].peer, 0);
-    EXPECT_EQ(disabled[1].device, 0);
-    EXPECT_EQ(disabled[1].peer, 1);
+    EXPECT_EQ(pairs_of(Call::disable_peer_access), (std::vector<std::pair<int, int>>{{1, 0}, {0, 1}}));
 }
 
 TEST_F(StandinPeers, DevicesThatDoNotReachEachOtherCopyThroughHostMemoryAndTheirKernelsRefuseThePeersMemory)

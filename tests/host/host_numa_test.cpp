@@ -4,6 +4,7 @@
 // A one-node machine plays several nodes by naming node 0 twice ("0,0").
 #include "cpu_affinity.hpp"
 #include "host_module.hpp"
+#include "machine_numa_nodes.hpp"
 
 #include <vrambench/operation.hpp>
 #include <vrambench/plugin_table.hpp>
@@ -87,19 +88,6 @@ Policy policy_at(const void *address)
     if (syscall(SYS_get_mempolicy, &p.mode, mask, sizeof mask * 8, address, MPOL_F_ADDR) != 0) return {};
     p.node0 = (mask[0] & 1) != 0;
     return p;
-}
-
-int machine_numa_nodes()
-{
-    int nodes = 0;
-    std::error_code error;
-    for (const auto &entry : std::filesystem::directory_iterator("/sys/devices/system/node", error)) {
-        const std::string name = entry.path().filename().string();
-        if (name.size() > 4 && name.rfind("node", 0) == 0 &&
-            name.find_first_not_of("0123456789", 4) == std::string::npos)
-            ++nodes;
-    }
-    return nodes;
 }
 
 class NumaNodeDevices : public ::testing::Test {
@@ -261,7 +249,8 @@ TEST_F(NumaNodeDevices, ANodeTheMachineDoesNotHaveStopsTheBackendWithAMessageNam
 
 TEST(NumaNodeDevicesByDefault, AMachineOfOneNodeIsOneDevice)
 {
-    if (machine_numa_nodes() != 1) GTEST_SKIP() << "this machine has " << machine_numa_nodes() << " NUMA nodes";
+    if (vrb::test::machine_numa_nodes() != 1)
+        GTEST_SKIP() << "this machine has " << vrb::test::machine_numa_nodes() << " NUMA nodes";
     NumaNodesVariable unset(std::nullopt);
     HostContext ctx(nullptr);
     EXPECT_EQ(ctx.device_count(), 1u);
