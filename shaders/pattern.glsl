@@ -12,8 +12,8 @@
 #define VRB_PATTERN_ADDRESS 3u
 #define VRB_PATTERN_RANDOM 4u
 
-#define VRB_PATTERN_BLOCK_LANES 256u
-#define VRB_PATTERN_BLOCK_SHIFT 8u
+#define VRB_PATTERN_BLOCK_LANES 64u
+#define VRB_PATTERN_BLOCK_SHIFT 6u
 
 uint vrb_pattern_block_lane(uint j, uint seed)
 {

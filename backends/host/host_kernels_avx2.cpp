@@ -213,20 +213,31 @@ template <bool Streaming> void random_body(uint32_t *dst, uint64_t first, const 
         const uint32_t j = static_cast<uint32_t>(lane % VRB_PATTERN_BLOCK_LANES);
         const uint64_t number = lane >> VRB_PATTERN_BLOCK_SHIFT;
         if (j == 0 && vectors >= block_vectors) {
-            // Whole blocks, every block but the first and last of a range: a fixed loop
-            // over the block with one whitening word, nothing to place or straddle.
+            // Whole blocks, every block but the first and last of a range. The block's
+            // eight vectors stay in registers, so a store waits on no load: with one load
+            // per store, L2 writes ran at 0.76x of plain stores on Zen 3, without it at
+            // 0.97x. The whitening word grows by whitening(1) per block until the low word
+            // of the block number wraps, where the loop ends and the next one starts afresh.
+            static_assert(VRB_PATTERN_BLOCK_LANES == 64, "the block is held in eight vectors");
             const auto *whole = reinterpret_cast<const __m256i *>(block.lanes);
-            const uint64_t blocks = vectors / block_vectors;
-            for (uint64_t b = 0; b < blocks; ++b) {
-                const __m256i white = _mm256_set1_epi32(static_cast<int>(vrb_pattern_whitening(number + b)));
-                for (uint64_t v = 0; v < block_vectors; v += 4, d += 4) {
-                    const __m256i x0 = _mm256_load_si256(whole + v), x1 = _mm256_load_si256(whole + v + 1),
-                                  x2 = _mm256_load_si256(whole + v + 2), x3 = _mm256_load_si256(whole + v + 3);
-                    store_vector<Streaming>(d, _mm256_xor_si256(x0, white));
-                    store_vector<Streaming>(d + 1, _mm256_xor_si256(x1, white));
-                    store_vector<Streaming>(d + 2, _mm256_xor_si256(x2, white));
-                    store_vector<Streaming>(d + 3, _mm256_xor_si256(x3, white));
-                }
+            const __m256i x0 = _mm256_load_si256(whole), x1 = _mm256_load_si256(whole + 1),
+                          x2 = _mm256_load_si256(whole + 2), x3 = _mm256_load_si256(whole + 3),
+                          x4 = _mm256_load_si256(whole + 4), x5 = _mm256_load_si256(whole + 5),
+                          x6 = _mm256_load_si256(whole + 6), x7 = _mm256_load_si256(whole + 7);
+            const uint64_t before_wrap = (uint64_t{1} << 32) - (number & 0xffffffffu);
+            const uint64_t blocks = vectors / block_vectors < before_wrap ? vectors / block_vectors : before_wrap;
+            const __m256i step = _mm256_set1_epi32(static_cast<int>(vrb_pattern_whitening(1)));
+            __m256i white = _mm256_set1_epi32(static_cast<int>(vrb_pattern_whitening(number)));
+            for (uint64_t b = 0; b < blocks; ++b, d += block_vectors) {
+                store_vector<Streaming>(d, _mm256_xor_si256(x0, white));
+                store_vector<Streaming>(d + 1, _mm256_xor_si256(x1, white));
+                store_vector<Streaming>(d + 2, _mm256_xor_si256(x2, white));
+                store_vector<Streaming>(d + 3, _mm256_xor_si256(x3, white));
+                store_vector<Streaming>(d + 4, _mm256_xor_si256(x4, white));
+                store_vector<Streaming>(d + 5, _mm256_xor_si256(x5, white));
+                store_vector<Streaming>(d + 6, _mm256_xor_si256(x6, white));
+                store_vector<Streaming>(d + 7, _mm256_xor_si256(x7, white));
+                white = _mm256_add_epi32(white, step);
             }
             vectors -= blocks * block_vectors;
             lane += blocks * VRB_PATTERN_BLOCK_LANES;

@@ -336,7 +336,7 @@ void check_passes(const Target &target, Findings &findings)
 void check_incompressible_write(const Target &target, Findings &findings)
 {
     for_each_kernel_kind(target, findings, [&](Device &device, const Kind &kind) {
-        // 4 MiB: 32768 lines, past the 4 KiB pages and the pattern's 1 KiB blocks, from
+        // 4 MiB: 32768 lines, past the 4 KiB pages and the pattern's 256-byte blocks, from
         // an offset that puts lane 0 of the operation mid-line.
         constexpr uint64_t line_lanes = 32, lanes = (uint64_t(4) << 20) / 4, offset_lanes = 8;
         auto a = device.allocate(kind.index, (lanes + offset_lanes) * 4);

@@ -32,8 +32,8 @@ namespace {
 #endif
 
 // The random pattern's block for one seed: every lane is one of these XORed with its
-// block's whitening word (pattern.h), so the loops below hash 256 lanes per call, not one
-// per lane, and what remains is an XOR the compiler vectorises.
+// block's whitening word (pattern.h), so the loops below hash one block per call, not
+// every lane, and what remains is an XOR the compiler vectorises.
 struct BlockTable {
     uint32_t lanes[VRB_PATTERN_BLOCK_LANES];
     explicit BlockTable(uint32_t seed)

@@ -29,9 +29,10 @@ typedef enum vrb_pattern_kind {
 /*
  * Version of the data this header defines and of the checksums plugin.h defines over
  * it; result sets carry it, so figures and answers from different versions are never
- * mistaken for each other. 2: the random pattern is a whitened block (below).
+ * mistaken for each other. 2: the random pattern is a whitened block (below) of 256
+ * lanes; 3: of 64 lanes.
  */
-#define VRB_PATTERN_VERSION 2
+#define VRB_PATTERN_VERSION 3
 
 /*
  * The random pattern is a block of VRB_PATTERN_BLOCK_LANES random lanes, the same for
@@ -40,15 +41,16 @@ typedef enum vrb_pattern_kind {
  *   lane = block * VRB_PATTERN_BLOCK_LANES + j
  *   vrb_pattern_random(lane, seed) = vrb_pattern_block_lane(j, seed) ^ vrb_pattern_whitening(block)
  *
- * A writer computes the block once (a table on a CPU; one word per thread on a GPU,
- * whose grid strides by a multiple of the block) and pays one XOR per lane plus one
- * whitening word per block or element, where a hash per lane would hide the memory's
- * speed behind the ALUs. It stays incompressible: the block is random, so no 128-byte
- * line inside it repeats or is constant, and the whitening word is a bijection of the
- * block number below 2^32 blocks (4 TiB), so the same line in two blocks differs too.
+ * A writer computes the block once (a table on a CPU, or eight 256-bit registers, so
+ * that a store needs no load; one word per thread on a GPU, whose grid strides by a
+ * multiple of the block) and pays one XOR per lane plus one whitening word per block or
+ * element, where a hash per lane would hide the memory's speed behind the ALUs. It
+ * stays incompressible: the block is random, so neither of its two 128-byte lines
+ * repeats the other or is constant, and the whitening word is a bijection of the block
+ * number below 2^32 blocks (1 TiB), so the same line in two blocks differs too.
  */
-#define VRB_PATTERN_BLOCK_LANES 256u
-#define VRB_PATTERN_BLOCK_SHIFT 8u
+#define VRB_PATTERN_BLOCK_LANES 64u
+#define VRB_PATTERN_BLOCK_SHIFT 6u
 
 /* A 32-bit mixer (xorshift-multiply finaliser) over a lane's place in the block and the seed. */
 VRB_PATTERN_FN uint32_t vrb_pattern_block_lane(uint32_t j, uint32_t seed)
