@@ -78,23 +78,25 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
             const uint64_t m = r.end - r.begin;
             uint64_t sum = 0;
             uint32_t fold = 0;
-            for (uint32_t p = 0; p < passes; ++p) {
-                switch (op.kind) {
-                case VRB_OP_READ:
-                    // Passes before the last fold, the last one sums (Kernels::fold says why).
-                    if (p + 1 < passes)
-                        fold ^= k.fold(a + r.begin, m);
-                    else
-                        sum = k.sum(a + r.begin, m);
-                    break;
-                case VRB_OP_DOT: sum = k.dot(a + r.begin, b + r.begin, m); break;
-                case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, *block, m, streaming); break;
-                case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming); break;
-                case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
-                case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
-                default: k.triad(dst + r.begin, a + r.begin, b + r.begin, op.scalar, m, streaming); break;
+            switch (op.kind) {
+            // The sweep's operations make every pass in one call (Kernels says why). READ
+            // folds all passes but the last, which sums (Kernels::fold says why).
+            case VRB_OP_READ:
+                if (passes > 1) fold = k.fold(a + r.begin, m, passes - 1);
+                sum = k.sum(a + r.begin, m);
+                break;
+            case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, *block, m, streaming, passes); break;
+            case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming, passes); break;
+            default:
+                for (uint32_t p = 0; p < passes; ++p) {
+                    switch (op.kind) {
+                    case VRB_OP_DOT: sum = k.dot(a + r.begin, b + r.begin, m); break;
+                    case VRB_OP_SCALE: k.scale(dst + r.begin, a + r.begin, op.scalar, m, streaming); break;
+                    case VRB_OP_ADD: k.add(dst + r.begin, a + r.begin, b + r.begin, m, streaming); break;
+                    default: k.triad(dst + r.begin, a + r.begin, b + r.begin, op.scalar, m, streaming); break;
+                    }
+                    pass_fence();
                 }
-                pass_fence();
             }
             partial[w] = sum;
             folded[w] = fold;
@@ -189,7 +191,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
             const Range r = split(lanes, w, n, cache_line_lanes);
             for (uint32_t p = 0; p < passes; ++p) {
                 if (op.pattern == VRB_PATTERN_RANDOM) {
-                    k.random(dst + r.begin, r.begin, *block, r.end - r.begin, streaming);
+                    k.random(dst + r.begin, r.begin, *block, r.end - r.begin, streaming, 1);
                     continue;
                 }
                 for (uint64_t i = r.begin; i < r.end; ++i)
@@ -214,7 +216,7 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
                 for (uint64_t i = r.begin; i < r.end; i += chunk) {
                     const uint64_t m = std::min(chunk, r.end - i);
                     if (check_block)
-                        k.random(expected.data(), i, *check_block, m, false);
+                        k.random(expected.data(), i, *check_block, m, false, 1);
                     else
                         for (uint64_t j = 0; j < m; ++j)
                             expected[j] = vrb_pattern(op.pattern, i + j, op.seed);

@@ -12,11 +12,14 @@ RandomBlock::RandomBlock(uint32_t seed)
         lanes[j] = vrb_pattern_block_lane(j % VRB_PATTERN_BLOCK_LANES, seed);
 }
 
-uint32_t fold_portable(const uint32_t *src, uint64_t n)
+uint32_t fold_portable(const uint32_t *src, uint64_t n, uint32_t passes)
 {
     uint32_t x = 0;
-    for (uint64_t i = 0; i < n; ++i)
-        x ^= src[i];
+    for (uint32_t p = 0; p < passes; ++p) {
+        for (uint64_t i = 0; i < n; ++i)
+            x ^= src[i];
+        between_passes();
+    }
     return x;
 }
 
@@ -41,9 +44,12 @@ uint64_t dot_portable(const uint32_t *a, const uint32_t *b, uint64_t n)
     return s;
 }
 
-void copy_portable(uint32_t *dst, const uint32_t *src, uint64_t n, bool)
+void copy_portable(uint32_t *dst, const uint32_t *src, uint64_t n, bool, uint32_t passes)
 {
-    std::memcpy(dst, src, n * 4);
+    for (uint32_t p = 0; p < passes; ++p) {
+        std::memcpy(dst, src, n * 4);
+        between_passes();
+    }
 }
 
 void scale_portable(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t n, bool)
@@ -64,11 +70,15 @@ void triad_portable(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint32_
         dst[i] = a[i] + s * b[i];
 }
 
-void random_portable(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64_t n, bool)
+void random_portable(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64_t n, bool, uint32_t passes)
 {
-    for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t lane = first + i;
-        dst[i] = block.lanes[lane % VRB_PATTERN_BLOCK_LANES] ^ vrb_pattern_whitening(lane >> VRB_PATTERN_BLOCK_SHIFT);
+    for (uint32_t p = 0; p < passes; ++p) {
+        for (uint64_t i = 0; i < n; ++i) {
+            const uint64_t lane = first + i;
+            dst[i] =
+                block.lanes[lane % VRB_PATTERN_BLOCK_LANES] ^ vrb_pattern_whitening(lane >> VRB_PATTERN_BLOCK_SHIFT);
+        }
+        between_passes();
     }
 }
 

@@ -28,21 +28,25 @@ inline uint64_t lane_sum(PairSums s)
     return s.words + s.highs - (s.highs << 32);
 }
 
+// fold, copy and random, the sweep's operations, make `passes` passes in one call: a
+// sweep's smallest share is a few hundred vectors per worker, where a call, its setup and
+// its reduction per pass cost as much as the pass. Every pass loads and stores again.
 struct Kernels {
     uint64_t (*sum)(const uint32_t *src, uint64_t lanes);
-    // Every lane loaded and XORed together: the cheapest use of loaded data a compiler
-    // cannot drop. READ's passes before its last fold (docs/probes.md): the exact sum
-    // costs three vector operations per load, more than a core's ALUs can pair with
-    // its load ports in L1.
-    uint32_t (*fold)(const uint32_t *src, uint64_t lanes);
+    // Every lane loaded and XORed together, `passes` times over: the cheapest use of
+    // loaded data a compiler cannot drop. READ's passes before its last sum (docs/probes.md):
+    // the exact sum costs three vector operations per load, more than a core's ALUs can
+    // pair with its load ports in L1.
+    uint32_t (*fold)(const uint32_t *src, uint64_t lanes, uint32_t passes);
     uint64_t (*dot)(const uint32_t *a, const uint32_t *b, uint64_t lanes);
     // Stores: streaming = non-temporal (bypass the caches) for arrays past the caches.
-    void (*copy)(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming);
+    void (*copy)(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming, uint32_t passes);
     void (*scale)(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t lanes, bool streaming);
     void (*add)(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint64_t lanes, bool streaming);
     void (*triad)(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint32_t s, uint64_t lanes, bool streaming);
     // dst[i] = vrb_pattern_random(first_lane + i, seed), `block` made for that seed
-    void (*random)(uint32_t *dst, uint64_t first_lane, const RandomBlock &block, uint64_t lanes, bool streaming);
+    void (*random)(uint32_t *dst, uint64_t first_lane, const RandomBlock &block, uint64_t lanes, bool streaming,
+                   uint32_t passes);
     const char *name;
 };
 
@@ -53,12 +57,20 @@ const Kernels &avx2_kernels(); // only on x86-64 CPUs with AVX2
 
 // The portable kernels, also used for the ends of ranges the vector code leaves.
 uint64_t sum_portable(const uint32_t *src, uint64_t lanes);
-uint32_t fold_portable(const uint32_t *src, uint64_t lanes);
+uint32_t fold_portable(const uint32_t *src, uint64_t lanes, uint32_t passes);
 uint64_t dot_portable(const uint32_t *a, const uint32_t *b, uint64_t lanes);
-void copy_portable(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming);
+void copy_portable(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming, uint32_t passes);
 void scale_portable(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t lanes, bool streaming);
 void add_portable(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint64_t lanes, bool streaming);
 void triad_portable(uint32_t *dst, const uint32_t *a, const uint32_t *b, uint32_t s, uint64_t lanes, bool streaming);
-void random_portable(uint32_t *dst, uint64_t first_lane, const RandomBlock &block, uint64_t lanes, bool streaming);
+void random_portable(uint32_t *dst, uint64_t first_lane, const RandomBlock &block, uint64_t lanes, bool streaming,
+                     uint32_t passes);
+
+// Between two passes of one call: the compiler may neither reuse a pass's loads in the
+// next nor drop a pass's stores as overwritten by the next.
+inline void between_passes()
+{
+    asm volatile("" ::: "memory");
+}
 
 } // namespace vrb::host

@@ -70,21 +70,25 @@ uint64_t sum_avx2(const uint32_t *src, uint64_t n)
     return lane_sum_of(a0, a1, a2, a3) + sum_portable(src + i, n - i);
 }
 
-uint32_t fold_avx2(const uint32_t *src, uint64_t n)
+uint32_t fold_avx2(const uint32_t *src, uint64_t n, uint32_t passes)
 {
+    // The accumulators live through every pass and are reduced once.
     __m256i x0 = _mm256_setzero_si256(), x1 = x0, x2 = x0, x3 = x0;
-    uint64_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        const auto *p = reinterpret_cast<const __m256i *>(src + i);
-        x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p));
-        x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p + 1));
-        x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p + 2));
-        x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p + 3));
+    const uint64_t body = n / 32 * 32;
+    for (uint32_t pass = 0; pass < passes; ++pass) {
+        for (uint64_t i = 0; i < body; i += 32) {
+            const auto *p = reinterpret_cast<const __m256i *>(src + i);
+            x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p));
+            x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p + 1));
+            x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p + 2));
+            x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p + 3));
+        }
+        between_passes();
     }
     const __m256i x = _mm256_xor_si256(_mm256_xor_si256(x0, x1), _mm256_xor_si256(x2, x3));
     alignas(32) uint32_t lanes[8];
     _mm256_store_si256(reinterpret_cast<__m256i *>(lanes), x);
-    uint32_t out = fold_portable(src + i, n - i);
+    uint32_t out = fold_portable(src + body, n - body, passes);
     for (uint32_t lane : lanes)
         out ^= lane;
     return out;
@@ -158,11 +162,15 @@ inline void elementwise(uint32_t *dst, uint64_t n, bool streaming, Body body, Ta
     if (streaming) _mm_sfence(); // streaming stores are weakly ordered: publish before the run ends
 }
 
-void copy_avx2(uint32_t *dst, const uint32_t *src, uint64_t n, bool streaming)
+void copy_avx2(uint32_t *dst, const uint32_t *src, uint64_t n, bool streaming, uint32_t passes)
 {
-    elementwise(
-        dst, n, streaming, [&](uint64_t i) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i)); },
-        [&](uint64_t at, uint64_t k) { copy_portable(dst + at, src + at, k, false); });
+    for (uint32_t pass = 0; pass < passes; ++pass) {
+        elementwise(
+            dst, n, streaming,
+            [&](uint64_t i) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i)); },
+            [&](uint64_t at, uint64_t k) { copy_portable(dst + at, src + at, k, false, 1); });
+        between_passes();
+    }
 }
 
 void scale_avx2(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t n, bool streaming)
@@ -277,17 +285,20 @@ template <bool Streaming> void random_body(uint32_t *dst, uint64_t first, const 
     }
 }
 
-void random_avx2(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64_t n, bool streaming)
+void random_avx2(uint32_t *dst, uint64_t first, const RandomBlock &block, uint64_t n, bool streaming, uint32_t passes)
 {
     const uint64_t head = head_lanes(dst, n);
-    random_portable(dst, first, block, head, false);
     const uint64_t vectors = (n - head) / 8;
-    if (streaming)
-        random_body<true>(dst + head, first + head, block, vectors);
-    else
-        random_body<false>(dst + head, first + head, block, vectors);
     const uint64_t done = head + vectors * 8;
-    random_portable(dst + done, first + done, block, n - done, false);
+    for (uint32_t pass = 0; pass < passes; ++pass) {
+        random_portable(dst, first, block, head, false, 1);
+        if (streaming)
+            random_body<true>(dst + head, first + head, block, vectors);
+        else
+            random_body<false>(dst + head, first + head, block, vectors);
+        random_portable(dst + done, first + done, block, n - done, false, 1);
+        between_passes();
+    }
     if (streaming) _mm_sfence();
 }
 

@@ -40,11 +40,26 @@ TEST_F(VectorKernels, SumFoldAndDotEqualThePortableOnesAtEveryLengthAndOffset)
     for (uint64_t offset = 0; offset < 8; ++offset)
         for (uint64_t n = 0; n <= most_lanes; ++n) {
             ASSERT_EQ(kernels().sum(a.data() + offset, n), sum_portable(a.data() + offset, n)) << n << " " << offset;
-            ASSERT_EQ(kernels().fold(a.data() + offset, n), fold_portable(a.data() + offset, n)) << n << " " << offset;
+            for (uint32_t passes : {1u, 2u, 3u})
+                ASSERT_EQ(kernels().fold(a.data() + offset, n, passes), fold_portable(a.data() + offset, n, passes))
+                    << n << " " << offset << " " << passes;
             ASSERT_EQ(kernels().dot(a.data() + offset, b.data() + offset, n),
                       dot_portable(a.data() + offset, b.data() + offset, n))
                 << n << " " << offset;
         }
+}
+
+TEST_F(VectorKernels, FoldMakesAsManyPassesAsItIsAsked)
+{
+    // XOR over an even number of passes cancels and over an odd number leaves one pass's:
+    // a fold that made one pass whatever it was asked would answer that pass's for both.
+    const auto a = lanes_from(5, most_lanes);
+    for (const Kernels *k : {&kernels(), &portable_kernels()}) {
+        const uint32_t once = k->fold(a.data(), most_lanes, 1);
+        ASSERT_NE(once, 0u);
+        EXPECT_EQ(k->fold(a.data(), most_lanes, 2), 0u) << k->name;
+        EXPECT_EQ(k->fold(a.data(), most_lanes, 5), once) << k->name;
+    }
 }
 
 TEST_F(VectorKernels, ElementwiseKernelsWriteWhatThePortableOnesWriteAndNothingOutside)
@@ -56,7 +71,7 @@ TEST_F(VectorKernels, ElementwiseKernelsWriteWhatThePortableOnesWriteAndNothingO
                 using Run = void (*)(const Kernels &, uint32_t *, const uint32_t *, const uint32_t *, uint64_t, bool);
                 const Run runs[] = {
                     [](const Kernels &k, uint32_t *d, const uint32_t *x, const uint32_t *, uint64_t m, bool s) {
-                        k.copy(d, x, m, s);
+                        k.copy(d, x, m, s, 1 + m % 3);
                     },
                     [](const Kernels &k, uint32_t *d, const uint32_t *x, const uint32_t *, uint64_t m, bool s) {
                         k.scale(d, x, 7u, m, s);
@@ -87,7 +102,7 @@ TEST_F(VectorKernels, RandomPatternEqualsThePatternDefinitionFromAnyFirstLane)
         for (uint64_t offset = 0; offset < 8; ++offset)
             for (uint64_t n = 0; n <= most_lanes; n += (n < 70 ? 1 : 11)) {
                 std::vector<uint32_t> got(most_lanes + 16, 0xdeadbeef);
-                kernels().random(got.data() + offset, first, block, n, n % 2 == 1);
+                kernels().random(got.data() + offset, first, block, n, n % 2 == 1, 1 + n % 3);
                 for (uint64_t i = 0; i < got.size(); ++i) {
                     const bool inside = i >= offset && i < offset + n;
                     const uint32_t want = inside ? vrb_pattern_random(first + i - offset, 0x5eed) : 0xdeadbeef;
