@@ -137,6 +137,25 @@ TEST(Plateaus, ABandwidthLevelThatTheNextImprovesOnIsOverheadNotACache)
     EXPECT_EQ(p[3].name, "memory");
 }
 
+TEST(Plateaus, ADipPastALevelThatTheNextImprovesOnIsUnsteadyNotOverheadNorALevel)
+{
+    // L1 and L2, then a stretch a busy neighbour slowed, then L3 and memory: the dip takes
+    // no level's name, and the levels after it keep theirs.
+    const auto caches = vrb::cache_reach(host_like(), 1);
+    std::vector<vrb::Plateau> p(5);
+    p[0].level = 250, p[0].ends_at = 48 << 10;
+    p[1].level = 150, p[1].ends_at = 1 << 20;
+    p[2].level = 80, p[2].ends_at = 2 << 20;
+    p[3].level = 120, p[3].ends_at = 40 << 20;
+    p[4].level = 20;
+    vrb::name_plateaus(p, caches, 1 << 30, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(p[0].name, "L1");
+    EXPECT_EQ(p[1].name, "L2");
+    EXPECT_EQ(p[2].name, "unsteady");
+    EXPECT_EQ(p[3].name, "L3");
+    EXPECT_EQ(p[4].name, "memory");
+}
+
 TEST(Plateaus, ALatencyLevelThatTheNextImprovesOnIsOverheadNotACache)
 {
     const auto caches = vrb::cache_reach(host_like(), 1);

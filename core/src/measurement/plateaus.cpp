@@ -1,5 +1,5 @@
-#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/measurement/plateaus.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 
 #include <fmt/format.h>
 
@@ -165,7 +165,10 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
     for (std::size_t k = 0; k < plateaus.size(); ++k) {
         Plateau &p = plateaus[k];
         if (k + 1 < plateaus.size() && improved_on(k)) {
-            p.name = "overhead";
+            // A cost per run bounds only the smallest working sets, whose runs are the
+            // shortest; past a level, a stretch the next one improves on is the device
+            // slowed for a while (a neighbour on its cores, a clock), not overhead.
+            p.name = levels == 0 ? "overhead" : "unsteady";
             continue;
         }
         p.name = fmt::format("cache {}", ++levels);
