@@ -151,6 +151,17 @@ uint64_t host_pointer_alignment(const Device &device)
     return std::max<uint64_t>(host.minImportedHostPointerAlignment, page);
 }
 
+// Shared memory is one allocation bound to one buffer: past the largest range the device
+// binds at once (maxStorageBufferRange), no descriptor could cover it, and a driver given
+// one that large is out of the spec (lavapipe crashed on a 256 MiB import).
+void require_one_binding(const Device &device, uint64_t bytes, const char *what)
+{
+    if (bytes > device.shape().segment_bytes)
+        fail(VRB_ERROR_UNSUPPORTED, std::string("an ") + what + " buffer is one allocation: " + std::to_string(bytes) +
+                                        " bytes exceed the largest the device binds at once (" +
+                                        std::to_string(device.shape().segment_bytes) + ")");
+}
+
 // The memory types a dma-buf can be imported into, as the driver reads the fd.
 uint32_t dma_buf_type_bits(const Device &device, int fd)
 {
@@ -161,6 +172,7 @@ uint32_t dma_buf_type_bits(const Device &device, int fd)
 
 std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
 {
+    require_one_binding(device, h.bytes, "imported");
     const FdType type = fd_type(h.type);
     require_fd_type(device, type, VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT, "import");
     // A dma-buf's memory type is the importing driver's to choose (the exporter's index
@@ -225,6 +237,7 @@ std::unique_ptr<Buffer> import_fd(Device &device, const vrb_external_handle &h)
 
 std::unique_ptr<Buffer> import_host(Device &device, const vrb_external_handle &h)
 {
+    require_one_binding(device, h.bytes, "imported");
     if (!device.extension_enabled(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME))
         fail(VRB_ERROR_UNSUPPORTED, std::string(device.physical().properties.deviceName) + " does not offer " +
                                         VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME + ": no host memory import");
@@ -298,10 +311,7 @@ std::unique_ptr<Buffer> allocate_exportable(Device &device, uint32_t kind_index,
 {
     const FdType type = fd_type(handle_type);
     const MemoryKind &kind = device.kinds()[kind_index];
-    if (bytes > device.shape().segment_bytes)
-        fail(VRB_ERROR_UNSUPPORTED, "an exportable buffer is one allocation: " + std::to_string(bytes) +
-                                        " bytes exceed the largest the device binds at once (" +
-                                        std::to_string(device.shape().segment_bytes) + ")");
+    require_one_binding(device, bytes, "exportable");
     require_fd_type(device, type, VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT, "export");
     const VkExternalMemoryProperties properties = external_properties(device, type.bit);
 

@@ -288,6 +288,27 @@ TEST_F(ExternalMemory, a_host_pointer_off_a_page_boundary_is_refused)
     expect_refused(h, "not a multiple");
 }
 
+TEST_F(ExternalMemory, host_memory_past_what_one_binding_covers_is_unsupported_not_a_crash)
+{
+    // maxStorageBufferRange is a uint32_t, so 4 GiB and a page exceed every device's; the
+    // pages are reserved, never touched. Imported whole, lavapipe crashed in the first run.
+    const uint64_t bytes = (uint64_t{1} << 32) + 4096;
+    Pages pages(bytes);
+    ASSERT_NE(pages.get(), nullptr);
+    vrb_external_handle h{};
+    h.struct_size = sizeof h;
+    h.type = VRB_EXTERNAL_HOST_POINTER;
+    h.handle = static_cast<int64_t>(reinterpret_cast<uintptr_t>(pages.get()));
+    h.bytes = bytes;
+    h.allocation_bytes = bytes;
+    h.memory_type_index = UINT32_MAX;
+    const vrb_status s = import(h);
+    EXPECT_EQ(s, VRB_ERROR_UNSUPPORTED) << why(s);
+    EXPECT_NE(std::string(table().last_error()).find("exceed the largest the device binds at once"), std::string::npos)
+        << table().last_error();
+    EXPECT_FALSE(imported);
+}
+
 TEST_F(ExternalMemory, an_exportable_buffer_past_one_allocation_is_unsupported)
 {
     vrb_buffer *b = nullptr;
