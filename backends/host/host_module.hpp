@@ -40,12 +40,14 @@ class HostBuffer {
   private:
     // Owns the pages: unmapped with the buffer, or when binding them fails in its constructor.
     struct Mapping {
-        explicit Mapping(uint64_t bytes); // whole pages
+        explicit Mapping(uint64_t bytes); // whole pages, from `stagger` bytes into the mapping
         ~Mapping();
         Mapping(const Mapping &) = delete;
         Mapping &operator=(const Mapping &) = delete;
-        void *base;
-        uint64_t bytes;
+        uint64_t bytes;   // from base
+        uint64_t stagger; // mapped before base, unused
+        void *reserved;   // what mmap returned
+        void *base = nullptr;
     };
 
     uint64_t bytes_;
