@@ -137,7 +137,7 @@ TEST(Plateaus, ABandwidthLevelThatTheNextImprovesOnIsOverheadNotACache)
     EXPECT_EQ(p[3].name, "memory");
 }
 
-TEST(Plateaus, ADipPastALevelThatTheNextImprovesOnIsUnsteadyNotOverheadNorALevel)
+TEST(Plateaus, ADipPastALevelThatTheNextImprovesOnIsADipNotOverheadNorALevel)
 {
     // L1 and L2, then a stretch a busy neighbour slowed, then L3 and memory: the dip takes
     // no level's name, and the levels after it keep theirs.
@@ -151,7 +151,7 @@ TEST(Plateaus, ADipPastALevelThatTheNextImprovesOnIsUnsteadyNotOverheadNorALevel
     vrb::name_plateaus(p, caches, 1 << 30, 4, vrb::CurveFigure::bandwidth);
     EXPECT_EQ(p[0].name, "L1");
     EXPECT_EQ(p[1].name, "L2");
-    EXPECT_EQ(p[2].name, "unsteady");
+    EXPECT_EQ(p[2].name, "dip");
     EXPECT_EQ(p[3].name, "L3");
     EXPECT_EQ(p[4].name, "memory");
 }

@@ -166,9 +166,10 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         Plateau &p = plateaus[k];
         if (k + 1 < plateaus.size() && improved_on(k)) {
             // A cost per run bounds only the smallest working sets, whose runs are the
-            // shortest; past a level, a stretch the next one improves on is the device
-            // slowed for a while (a neighbour on its cores, a clock), not overhead.
-            p.name = levels == 0 ? "overhead" : "unsteady";
+            // shortest; past a level, a stretch the next one improves on is a dip: the
+            // device slowed for a while (a neighbour on its cores, a clock), or something
+            // between two levels (a prefetcher, a replacement policy) costs more there.
+            p.name = levels == 0 ? "overhead" : "dip";
             continue;
         }
         p.name = fmt::format("cache {}", ++levels);

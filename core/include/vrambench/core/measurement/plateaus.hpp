@@ -22,7 +22,7 @@ struct Plateau {
     // Where it ends: the x at which the curve crosses halfway (geometrically) to the
     // next plateau's level; for the last plateau, its last point's x.
     double ends_at = 0;
-    std::string name; // "L1", "L2", ..., "memory", "overhead", "unsteady"; set by name_plateaus()
+    std::string name; // "L1", "L2", ..., "memory", "overhead", "dip"; set by name_plateaus()
 };
 
 // Splits a curve (points in increasing x) into plateaus: a least-squares fit of levels
@@ -50,11 +50,11 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
 // What the curve's figure is. Outgrowing a cache makes bandwidth fall and latency rise,
 // so a plateau that the next one improves on (by more than 15 %) is not a cache level:
 // before the first level, a fixed cost per run (dispatch, launch) bounds it; after one,
-// the device ran slower for a while.
+// it is a dip (the device slowed for a while, or a cost between two levels).
 enum class CurveFigure { unspecified, bandwidth, latency };
 
 // Names plateaus in order of x: for one the next plateau improves on (when `figure` says
-// which way is better), "overhead" before any plateau was named a level and "unsteady"
+// which way is better), "overhead" before any plateau was named a level and "dip"
 // after one, neither counted as a level; each other but the last after the cache level
 // whose reach lies nearest its end, within a factor of 4 ("L1", "L2" ...), or "cache N"
 // when none does; the last "memory" when the curve went past one instance of every cache
