@@ -365,34 +365,16 @@ void HostDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     out.passes = passes;
 }
 
-namespace {
-
-// Where a buffer starts in its mapping: 64 KiB to 1 MiB in, a different place for each
-// buffer in turn. Large mappings lie a multiple of their size apart, and two lines whose
-// virtual addresses differ by a multiple of 128 MiB look alike to an AMD core's L1 (its
-// way predictor hashes address bits 12-27): copying 8 KiB between two such buffers ran at
-// 53-70 GB/s, between buffers 1 MiB or 256 MiB + 64 KiB apart at 120-177 (one Zen 3 core).
-// Starts 64 KiB or more apart keep every L1-sized working set clear of it, as STREAM's
-// OFFSET keeps its arrays apart.
-uint64_t next_stagger()
-{
-    static std::atomic<uint64_t> made{0};
-    return (1 + made.fetch_add(1, std::memory_order_relaxed) % 16) * (uint64_t{64} << 10);
-}
-
-} // namespace
-
 HostBuffer::Mapping::Mapping(uint64_t size)
-    : bytes((size + 4095) / 4096 * 4096), stagger(next_stagger()),
-      reserved(mmap(nullptr, bytes + stagger, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+    : base(mmap(nullptr, (size + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)),
+      bytes((size + 4095) / 4096 * 4096)
 {
-    if (reserved == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(size) + " bytes failed");
-    base = static_cast<unsigned char *>(reserved) + stagger;
+    if (base == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(size) + " bytes failed");
 }
 
 HostBuffer::Mapping::~Mapping()
 {
-    munmap(reserved, bytes + stagger);
+    munmap(base, bytes);
 }
 
 HostBuffer::HostBuffer(uint64_t bytes, const HostDevice &owner, int node)

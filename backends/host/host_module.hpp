@@ -40,14 +40,12 @@ class HostBuffer {
   private:
     // Owns the pages: unmapped with the buffer, or when binding them fails in its constructor.
     struct Mapping {
-        explicit Mapping(uint64_t bytes); // whole pages, from `stagger` bytes into the mapping
+        explicit Mapping(uint64_t bytes); // whole pages
         ~Mapping();
         Mapping(const Mapping &) = delete;
         Mapping &operator=(const Mapping &) = delete;
-        uint64_t bytes;   // from base
-        uint64_t stagger; // mapped before base, unused
-        void *reserved;   // what mmap returned
-        void *base = nullptr;
+        void *base;
+        uint64_t bytes;
     };
 
     uint64_t bytes_;
