@@ -189,14 +189,13 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
     case VRB_OP_FILL:
         answer.seconds = pool.run([&](unsigned w, unsigned n) {
             const Range r = split(lanes, w, n, cache_line_lanes);
-            for (uint32_t p = 0; p < passes; ++p) {
-                if (op.pattern == VRB_PATTERN_RANDOM) {
-                    k.random(dst + r.begin, r.begin, *block, r.end - r.begin, streaming, 1);
-                    continue;
-                }
+            if (op.pattern == VRB_PATTERN_RANDOM) {
+                k.random(dst + r.begin, r.begin, *block, r.end - r.begin, streaming, passes);
+                return;
+            }
+            for (uint32_t p = 0; p < passes; ++p)
                 for (uint64_t i = r.begin; i < r.end; ++i)
                     dst[i] = vrb_pattern(op.pattern, i, op.seed);
-            }
         });
         break;
     case VRB_OP_CHECK: {
