@@ -1,9 +1,12 @@
 #include "cpu_caches.hpp"
 
 #include "cpuid_caches.hpp"
+#include "measured_cache.hpp"
 
 #include <vrambench/plugin_support.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -11,6 +14,39 @@
 namespace vrb::cpu {
 
 namespace {
+
+std::string mib(uint64_t bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    return text;
+}
+
+// sysconf's L3 on AMD and Hygon is the package's total over all its CCXs (see
+// measured_cache.hpp): the instance one core reaches is measured in its place, from
+// twice its L2 (less is L2) up to that total. Intel's L3 is one per package, as reported.
+bool measure_split_l3(vrb_device_info &info)
+{
+    const std::string vendor = cpuid_vendor();
+    if (vendor != "AuthenticAMD" && vendor != "HygonGenuine") return false;
+    vrb_cache_info *l3 = nullptr;
+    uint64_t l2 = 0;
+    for (uint32_t i = 0; i < info.cache_count; ++i) {
+        if (info.caches[i].level == 3) l3 = &info.caches[i];
+        if (info.caches[i].level == 2) l2 = info.caches[i].bytes;
+    }
+    if (!l3) return false;
+    const uint64_t total = l3->bytes;
+    const CacheInstance found = measured_cache_instance(std::max<uint64_t>(2 * l2, 1 << 20), total);
+    if (!found.knee_found) {
+        plugin::add_property(info, "l3_instance", "the package total: a chase slowed 4x at no size below it");
+        return false;
+    }
+    l3->bytes = found.bytes;
+    plugin::add_property(info, "l3_instance",
+                         mib(found.bytes) + ", measured: a chase slows 4x past it (package total " + mib(total) + ")");
+    return true;
+}
 
 // Which of the three sources answered; nothing where none did.
 const char *fill_caches(vrb_device_info &info)
@@ -53,8 +89,9 @@ const char *fill_caches(vrb_device_info &info)
         c.shared_by = 0; // CPUID through glibc does not say
         plugin::copy_string(c.kind, l.kind);
     }
-    if (info.cache_count) return "sysconf: package totals (no sysfs cache topology)";
-    return nullptr;
+    if (!info.cache_count) return nullptr;
+    if (measure_split_l3(info)) return "sysconf package totals; L3 measured (no sysfs topology)";
+    return "sysconf: package totals (no sysfs cache topology)";
 }
 
 } // namespace

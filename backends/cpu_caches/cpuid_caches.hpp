@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace vrb::cpu {
@@ -40,5 +41,8 @@ inline CpuidCache decode_cache_leaf(uint32_t eax, uint32_t ebx, uint32_t ecx)
 
 // The caches of the CPU this runs on; empty where the CPU has no such leaf.
 std::vector<CpuidCache> cpuid_caches();
+
+// CPUID's vendor string ("AuthenticAMD", "GenuineIntel" ...); empty off x86.
+std::string cpuid_vendor();
 
 } // namespace vrb::cpu

@@ -180,3 +180,26 @@ TEST(Plateaus, CountsCacheLevelsPastTheOverheadOnADeviceThatReportsNoCaches)
     EXPECT_EQ(p[1].name, "cache 1");
     EXPECT_EQ(p[2].name, "cache 2");
 }
+
+TEST(Plateaus, AShortStretchOnTheWayOutOfALevelLeavesTheNextLevelsNameToThePlateauThatIsIt)
+{
+    // A read sweep on a Zen 5 VM whose measured L3 instance is 9.5 MiB, two threads: L1,
+    // L2, a stretch of 2-3.4 MiB where the L2s are still partly full, the L3 to 36 MiB,
+    // the way down to memory, memory. The 3.4 MiB stretch lies within 4x of the L3's
+    // reach, but the plateau to 36 MiB lies nearer.
+    vrb_device_info info = host_like();
+    info.caches[2].bytes = 9728 << 10;
+    const auto caches = vrb::cache_reach(info, 2);
+    std::vector<vrb::Plateau> p(6);
+    const double levels[] = {410, 331, 212, 169, 88, 63};
+    const double ends[] = {107 << 10, 1.7 * (1 << 20), 3.4 * (1 << 20), 36 << 20, 75 << 20, 0};
+    for (std::size_t k = 0; k < p.size(); ++k)
+        p[k].level = levels[k], p[k].ends_at = ends[k];
+    vrb::name_plateaus(p, caches, 4.0 * (1 << 30), 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(p[0].name, "L1");
+    EXPECT_EQ(p[1].name, "L2");
+    EXPECT_EQ(p[2].name, "cache 3");
+    EXPECT_EQ(p[3].name, "L3");
+    EXPECT_EQ(p[4].name, "cache 5");
+    EXPECT_EQ(p[5].name, "memory");
+}

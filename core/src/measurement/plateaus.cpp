@@ -157,6 +157,11 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
                : figure == CurveFigure::latency ? next * clear_step < here
                                                 : false;
     };
+    // How far, in log, a plateau's end lies from the bytes a cache level can hold.
+    auto distance = [](const Plateau &p, const CacheReach &c) {
+        const double low = static_cast<double>(c.bytes * c.fewest), high = static_cast<double>(c.bytes * c.most);
+        return p.ends_at < low ? std::log(low / p.ends_at) : p.ends_at > high ? std::log(p.ends_at / high) : 0.0;
+    };
     std::size_t next_cache = 0; // levels are used in order, each once
     double largest_cache = 0;
     for (const CacheReach &c : caches)
@@ -184,18 +189,19 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         }
         double best = std::log(4.0) + 1e-9;
         std::size_t match = caches.size();
-        for (std::size_t c = next_cache; c < caches.size(); ++c) {
-            const double low = static_cast<double>(caches[c].bytes * caches[c].fewest);
-            const double high = static_cast<double>(caches[c].bytes * caches[c].most);
-            const double distance = p.ends_at < low    ? std::log(low / p.ends_at)
-                                    : p.ends_at > high ? std::log(p.ends_at / high)
-                                                       : 0.0;
-            if (distance < best) {
-                best = distance;
+        for (std::size_t c = next_cache; c < caches.size(); ++c)
+            if (const double d = distance(p, caches[c]); d < best) {
+                best = d;
                 match = c;
             }
-        }
         if (match == caches.size()) continue;
+        // A level belongs to the plateau that ends nearest its reach: a short stretch on
+        // the way out of one level (the last level's lines partly still there) must not
+        // take the next level's name from the plateau that is that level.
+        bool nearer_later = false;
+        for (std::size_t j = k + 1; j + 1 < plateaus.size() && !nearer_later; ++j)
+            nearer_later = !improved_on(j) && distance(plateaus[j], caches[match]) < best;
+        if (nearer_later) continue;
         p.name = fmt::format("L{}", caches[match].level);
         next_cache = match + 1;
     }

@@ -97,6 +97,14 @@ LastLevelCache DeviceRecord::last_level_cache() const
                             reported ? fmt::format("; the API reports caches only up to {}", format_size(reported))
                                      : std::string("; the API reports no cache sizes"))};
     if (reported) {
+        // A CPU module that measured the L3 one core reaches (its API gave only the
+        // package's total) says so in "l3_instance" (backends/cpu_caches/measured_cache.hpp).
+        for (uint32_t i = 0; i < std::min<uint32_t>(info.property_count, VRB_MAX_PROPERTIES); ++i)
+            if (module_text(info.properties[i].key) == "l3_instance" &&
+                module_text(info.properties[i].value).find(", measured") != std::string::npos)
+                return {reported, "measured",
+                        fmt::format("the L3 one core reaches, measured by the {} module: {}", module_text(info.api),
+                                    module_text(info.properties[i].value))};
         // A module that describes caches its API does not report says where they came from.
         for (uint32_t i = 0; i < std::min<uint32_t>(info.property_count, VRB_MAX_PROPERTIES); ++i)
             if (module_text(info.properties[i].key) == "cache_source" && module_text(info.api) != "host")

@@ -15,7 +15,8 @@ namespace vrb {
 // The cache nearest memory, which every probe that claims "memory" must outgrow 4 x.
 struct LastLevelCache {
     uint64_t bytes = 0; // 0: unknown
-    // "option" (--llc), "api" (the device's own report), "device-table", or "none".
+    // "option" (--llc), "api" (the device's own report), "device-table", "measured"
+    // (by the module, where its API reports only a total), or "none".
     std::string source;
     std::string detail; // one sentence: which cache, and why this source
 };

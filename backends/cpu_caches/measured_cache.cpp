@@ -1,0 +1,295 @@
+#include "measured_cache.hpp"
+
+#include "cpu_caches.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace vrb::cpu {
+
+namespace {
+
+constexpr uint64_t line_bytes = 64;
+constexpr uint64_t huge_page = 2ull << 20;
+constexpr int max_passes = 6;
+// Past 1 GiB, a chain takes longer to build than a description should (and no CPU's
+// cache instance comes near it).
+constexpr uint64_t largest_chase = 1ull << 30;
+
+// A file descriptor, closed when it goes (which drops its lock).
+class FileDescriptor {
+  public:
+    explicit FileDescriptor(int fd) : fd_(fd) {}
+    FileDescriptor(const FileDescriptor &) = delete;
+    FileDescriptor &operator=(const FileDescriptor &) = delete;
+    ~FileDescriptor()
+    {
+        if (fd_ >= 0) close(fd_);
+    }
+    int get() const { return fd_; }
+
+  private:
+    int fd_;
+};
+
+// An anonymous mapping, unmapped when it goes.
+class Mapping {
+  public:
+    explicit Mapping(uint64_t bytes) : bytes_(bytes)
+    {
+        void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) base_ = static_cast<char *>(p);
+    }
+    Mapping(const Mapping &) = delete;
+    Mapping &operator=(const Mapping &) = delete;
+    ~Mapping()
+    {
+        if (base_) munmap(base_, bytes_);
+    }
+    char *base() const { return base_; }
+
+  private:
+    char *base_ = nullptr;
+    uint64_t bytes_;
+};
+
+// The size k steps of sqrt(2) above `from`, in whole lines: a knee is placed to within
+// 41 %, and the interpolation narrows that.
+uint64_t size_at(uint64_t from, std::size_t k)
+{
+    return static_cast<uint64_t>(std::ldexp(static_cast<double>(from), static_cast<int>(k / 2)) *
+                                 (k % 2 ? M_SQRT2 : 1.0)) /
+           line_bytes * line_bytes;
+}
+
+// Where the points' step time crosses halfway in log from the fastest to the slower of
+// the last two; 0 without two slow points in a row at the end.
+uint64_t knee(const std::vector<ChasePoint> &points)
+{
+    if (points.size() < 3) return 0;
+    double fastest = points.front().ns;
+    for (const ChasePoint &p : points)
+        fastest = std::min(fastest, p.ns);
+    const double slowest = std::max(points[points.size() - 1].ns, points[points.size() - 2].ns);
+    if (points[points.size() - 1].ns < 4 * fastest || points[points.size() - 2].ns < 4 * fastest) return 0;
+    const double half = std::sqrt(fastest * slowest);
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        const ChasePoint &a = points[i - 1], &b = points[i];
+        if (a.ns >= half || b.ns < half) continue;
+        const double t = std::log(half / a.ns) / std::log(b.ns / a.ns);
+        const double x =
+            std::exp(std::log(static_cast<double>(a.bytes)) +
+                     t * (std::log(static_cast<double>(b.bytes)) - std::log(static_cast<double>(a.bytes))));
+        // Whole 64 KiB, as caches come.
+        return std::max<uint64_t>(static_cast<uint64_t>(x) >> 16 << 16, 64 << 10);
+    }
+    return 0;
+}
+
+} // namespace
+
+CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::function<double(uint64_t)> &ns_per_step,
+                                  const std::function<void()> &between_walks)
+{
+    CacheInstance out;
+    out.bytes = upto;
+    if (from == 0 || upto < from) return out;
+    // Each pass measures every size again, up to the second slow one in a row, and keeps
+    // each size's fastest step: another program's time slice or its traffic through the
+    // shared cache only ever slows a step, so a slow point a neighbour made is mended by
+    // the next pass, and the walk goes on past it.
+    uint64_t largest = 0;
+    for (int pass = 0; pass < max_passes; ++pass) {
+        if (pass > 0 && between_walks) between_walks();
+        double fastest = 0;
+        int slow_in_a_row = 0;
+        bool reached_upto = false;
+        for (std::size_t k = 0; slow_in_a_row < 2; ++k) {
+            const uint64_t bytes = size_at(from, k);
+            if (bytes > std::min(upto, largest_chase)) {
+                reached_upto = true;
+                break;
+            }
+            const double ns = ns_per_step(bytes);
+            if (!(ns > 0)) break;
+            if (k == out.points.size()) out.points.push_back({bytes, ns});
+            ChasePoint &point = out.points[k];
+            point.ns = std::min(point.ns, ns);
+            fastest = k == 0 ? point.ns : std::min(fastest, point.ns);
+            slow_in_a_row = point.ns >= 4 * fastest ? slow_in_a_row + 1 : 0;
+            if (slow_in_a_row == 2) out.points.resize(k + 1);
+        }
+        const uint64_t here = knee(out.points);
+        // Two walks that both went all the way without slowing: there is no knee.
+        if (!here && reached_upto && pass > 0 && !largest) return out;
+        // Another program only ever moves a knee down (its lines push the chain's out), so
+        // the largest knee is the least disturbed: it stands when a later walk finds it again.
+        if (here && largest && here <= largest + largest / 8 && here + here / 8 >= largest) {
+            out.bytes = std::max(here, largest);
+            out.knee_found = true;
+            return out;
+        }
+        largest = std::max(largest, here);
+    }
+    if (largest) {
+        out.bytes = largest;
+        out.knee_found = true;
+    }
+    return out;
+}
+
+double chase_ns_per_step(uint64_t bytes)
+{
+    const uint64_t lines = bytes / line_bytes;
+    if (lines < 2 || lines > UINT32_MAX) return 0;
+    // One huge page more, to start the chain on a huge page boundary.
+    Mapping mapping(bytes + huge_page);
+    if (!mapping.base()) return 0;
+    char *base = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(mapping.base()) + huge_page - 1) &
+                                          ~(uintptr_t(huge_page) - 1));
+    madvise(base, bytes, MADV_HUGEPAGE);
+    std::vector<uint32_t> order(lines);
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin() + 1, order.end(), std::mt19937_64(0x5eed));
+    // The chain is written line after line (where each line is in the random order,
+    // looked up in a table a sixteenth of its size): written in the random order, past
+    // the cache every store would wait on memory, and building the chains would take
+    // most of the measurement's time.
+    std::vector<uint32_t> place(lines);
+    for (uint32_t i = 0; i < lines; ++i)
+        place[order[i]] = i;
+    for (uint64_t line = 0; line < lines; ++line)
+        *reinterpret_cast<char **>(base + line * line_bytes) = base + order[(place[line] + 1) % lines] * line_bytes;
+
+    char *p = base;
+    auto walk = [&p](uint64_t steps) {
+        for (uint64_t i = 0; i < steps; ++i)
+            p = *reinterpret_cast<char *volatile *>(p);
+    };
+    // A lap brings the chain into whatever cache holds it (the lines just written are not
+    // all there: on a Zen 5 VM, 6 MiB chased at 25-100 ns a step after a partial lap and
+    // at 16-30 after a whole one); past 64 MiB no cache holds it, and a lap would only
+    // take time.
+    walk(std::min<uint64_t>(lines, 1u << 20));
+    constexpr uint64_t steps = 10000;
+    double best = 0;
+    // The thread's own CPU time, not the wall clock: on a machine the chase shares (the
+    // modules a run describes start side by side), time spent descheduled is not a step.
+    auto cpu_ns = [] {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+    };
+    for (int round = 0; round < 3; ++round) {
+        const double start = cpu_ns();
+        walk(steps);
+        const double ns = cpu_ns() - start;
+        best = round == 0 ? ns : std::min(best, ns);
+    }
+    return best / steps;
+}
+
+CacheInstance remembered_cache_instance(const std::string &path, const std::string &key,
+                                        const std::function<CacheInstance()> &measure)
+{
+    const FileDescriptor file(open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (file.get() < 0 || flock(file.get(), LOCK_EX) != 0) return measure();
+    std::string text(256, '\0');
+    const ssize_t got = pread(file.get(), text.data(), text.size() - 1, 0);
+    text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    std::istringstream in(text);
+    std::string kept_key, bytes_text, knee_text;
+    uint64_t bytes = 0;
+    if (in >> kept_key >> bytes_text >> knee_text && kept_key == key && (knee_text == "0" || knee_text == "1")) {
+        const char *end = bytes_text.data() + bytes_text.size();
+        const auto [stop, error] = std::from_chars(bytes_text.data(), end, bytes);
+        if (error == std::errc() && stop == end && bytes > 0) {
+            CacheInstance kept;
+            kept.bytes = bytes;
+            kept.knee_found = knee_text == "1";
+            return kept;
+        }
+    }
+    CacheInstance measured = measure();
+    const std::string line =
+        key + " " + std::to_string(measured.bytes) + " " + (measured.knee_found ? "1" : "0") + "\n";
+    if (ftruncate(file.get(), 0) == 0) {
+        [[maybe_unused]] const ssize_t written = pwrite(file.get(), line.data(), line.size(), 0);
+    }
+    return measured;
+}
+
+CacheInstance measured_cache_instance(uint64_t from, uint64_t upto)
+{
+    static std::mutex once;
+    static std::optional<CacheInstance> measured;
+    const std::lock_guard lock(once);
+    if (measured) return *measured;
+    // Walks a tenth of a second apart: what slows one (other programs' lines flooding the
+    // shared cache) has often passed by the next.
+    auto measure_here = [&] {
+        return find_cache_instance(from, upto, chase_ns_per_step,
+                                   [] { std::this_thread::sleep_for(std::chrono::milliseconds(100)); });
+    };
+    // On each CPU the process may use (the first eight), the largest answer: a VM's vCPUs
+    // can sit on different CCXs, or share theirs with busier neighbours (on a 2-vCPU Zen 5
+    // VM one chased 16 MiB at 17-30 ns a step, the other slowed past 5 MiB), and a cache
+    // taken too small names the next level's figures "memory".
+    auto measure = [&] {
+        cpu_set_t allowed;
+        CPU_ZERO(&allowed);
+        if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return measure_here();
+        CacheInstance best;
+        int measured_on = 0;
+        for (int cpu = 0; cpu < CPU_SETSIZE && measured_on < 8; ++cpu) {
+            if (!CPU_ISSET(cpu, &allowed)) continue;
+            ++measured_on;
+            CacheInstance here;
+            std::thread([&] {
+                cpu_set_t one;
+                CPU_ZERO(&one);
+                CPU_SET(cpu, &one);
+                pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+                here = measure_here();
+            }).join();
+            // No knee below the total on one CPU: the total stands.
+            if (measured_on == 1 || !here.knee_found || here.bytes > best.bytes) best = here;
+            if (!best.knee_found) break;
+        }
+        return measured_on ? best : measure_here();
+    };
+    std::string boot = read_first_line("/proc/sys/kernel/random/boot_id");
+    const char *runtime = std::getenv("XDG_RUNTIME_DIR");
+    const std::string dir =
+        runtime && *runtime ? std::string(runtime) + "/vrambench" : "/tmp/vrambench-" + std::to_string(getuid());
+    mkdir(dir.c_str(), 0700);
+    struct stat st {};
+    // Only a folder of this user's own: another user's could hold a planted answer.
+    const bool usable = !boot.empty() && lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+                        (st.st_mode & 022) == 0;
+    measured = usable
+                   ? remembered_cache_instance(dir + "/l3-instance",
+                                               boot + "/" + std::to_string(from) + "/" + std::to_string(upto), measure)
+                   : measure();
+    return *measured;
+}
+
+} // namespace vrb::cpu

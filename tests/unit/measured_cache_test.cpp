@@ -1,0 +1,143 @@
+// Measuring the L3 instance one core reaches where the CPU reports only its package's
+// total (backends/cpu_caches/measured_cache.hpp): the knee finder on chase curves given
+// to it, and the file that keeps the answer for the boot.
+#include "measured_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using vrb::cpu::CacheInstance;
+using vrb::cpu::find_cache_instance;
+
+namespace {
+
+constexpr uint64_t MiB = 1 << 20;
+
+// 15 ns a step up to `cache` bytes, 110 past it.
+auto cliff(uint64_t cache)
+{
+    return [cache](uint64_t bytes) { return bytes <= cache ? 15.0 : 110.0; };
+}
+
+} // namespace
+
+TEST(MeasuredCache, PlacesTheKneeBetweenTheLastFastAndTheFirstSlowSize)
+{
+    std::vector<uint64_t> asked;
+    const CacheInstance found = find_cache_instance(2 * MiB, 508 * MiB, [&](uint64_t bytes) {
+        asked.push_back(bytes);
+        return cliff(10 * MiB)(bytes);
+    });
+    ASSERT_TRUE(found.knee_found);
+    // 8 MiB is the last fast size, 11.3 MiB the first slow one.
+    EXPECT_GT(found.bytes, 8 * MiB);
+    EXPECT_LT(found.bytes, 12 * MiB);
+    EXPECT_EQ(found.bytes % (64 << 10), 0u);
+    // It stops two sizes past the knee, not at the package's total; a second walk agrees.
+    for (uint64_t bytes : asked)
+        EXPECT_LE(bytes, 17 * MiB);
+    EXPECT_LE(asked.size(), 16u);
+}
+
+TEST(MeasuredCache, ASizeANeighbourSlowedOnceIsMeasuredAgainNotTakenForTheKnee)
+{
+    int calls_at_4m = 0;
+    const CacheInstance found = find_cache_instance(2 * MiB, 508 * MiB, [&](uint64_t bytes) {
+        // The first walk's 4 and 5.7 MiB steps are slowed by a neighbour's time slice.
+        if (bytes >= 4 * MiB && bytes < 6 * MiB && calls_at_4m++ < 2) return 150.0;
+        return cliff(24 * MiB)(bytes);
+    });
+    ASSERT_TRUE(found.knee_found);
+    EXPECT_GT(found.bytes, 22 * MiB);
+    EXPECT_LT(found.bytes, 33 * MiB);
+}
+
+TEST(MeasuredCache, WithoutAKneeBelowTheTotalTheTotalIsKept)
+{
+    int calls = 0;
+    const CacheInstance found = find_cache_instance(2 * MiB, 64 * MiB, [&](uint64_t) {
+        ++calls;
+        return 15.0;
+    });
+    EXPECT_FALSE(found.knee_found);
+    EXPECT_EQ(found.bytes, 64 * MiB);
+    EXPECT_LE(calls, 2 * 12); // two walks over 2..64 MiB, then it stops
+}
+
+TEST(MeasuredCache, AChaseThatFailsGivesNoKnee)
+{
+    const CacheInstance found = find_cache_instance(2 * MiB, 64 * MiB, [](uint64_t) { return 0.0; });
+    EXPECT_FALSE(found.knee_found);
+    EXPECT_EQ(found.bytes, 64 * MiB);
+}
+
+TEST(MeasuredCache, TheChaseOfThisMachineTakesLongerPastItsCachesThanInThem)
+{
+    // 256 KiB lies in any L2; 512 MiB lies past any core's caches.
+    const double in_cache = vrb::cpu::chase_ns_per_step(256 << 10);
+    const double memory = vrb::cpu::chase_ns_per_step(512 * MiB);
+    ASSERT_GT(in_cache, 0);
+    EXPECT_GT(memory, 2 * in_cache) << in_cache << " ns in cache, " << memory << " ns past it";
+}
+
+TEST(MeasuredCache, TheFileKeepsAnAnswerForItsKeyAndIsMeasuredForUnderAnother)
+{
+    const std::string path = ::testing::TempDir() + "/l3-instance-" + std::to_string(getpid());
+    std::remove(path.c_str());
+    int measured = 0;
+    auto measure = [&] {
+        ++measured;
+        CacheInstance c;
+        c.bytes = 10 * MiB;
+        c.knee_found = true;
+        return c;
+    };
+    EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "boot-a", measure).bytes, 10 * MiB);
+    const CacheInstance again = vrb::cpu::remembered_cache_instance(path, "boot-a", measure);
+    EXPECT_EQ(measured, 1);
+    EXPECT_EQ(again.bytes, 10 * MiB);
+    EXPECT_TRUE(again.knee_found);
+    vrb::cpu::remembered_cache_instance(path, "boot-b", measure);
+    EXPECT_EQ(measured, 2);
+    std::remove(path.c_str());
+}
+
+TEST(MeasuredCache, ACorruptFileIsMeasuredForAndOverwritten)
+{
+    const std::string path = ::testing::TempDir() + "/l3-instance-corrupt-" + std::to_string(getpid());
+    for (const char *text : {"", "boot-a", "boot-a -5 1\n", "boot-a 12 7\n", "boot-a 0 1\n", "\x01\x02\xff garbage"}) {
+        std::ofstream(path, std::ios::trunc) << text;
+        int measured = 0;
+        const CacheInstance got = vrb::cpu::remembered_cache_instance(path, "boot-a", [&] {
+            ++measured;
+            CacheInstance c;
+            c.bytes = 7 * MiB;
+            c.knee_found = true;
+            return c;
+        });
+        EXPECT_EQ(measured, 1) << "'" << text << "'";
+        EXPECT_EQ(got.bytes, 7 * MiB);
+        std::ifstream in(path);
+        std::string line;
+        std::getline(in, line);
+        EXPECT_EQ(line, "boot-a " + std::to_string(7 * MiB) + " 1");
+    }
+    std::remove(path.c_str());
+}
+
+TEST(MeasuredCache, AFileThatCannotBeOpenedIsMeasuredForEachTime)
+{
+    int measured = 0;
+    auto measure = [&] {
+        ++measured;
+        return CacheInstance{3 * MiB, true, {}};
+    };
+    vrb::cpu::remembered_cache_instance("/nonexistent-folder/l3-instance", "k", measure);
+    vrb::cpu::remembered_cache_instance("/nonexistent-folder/l3-instance", "k", measure);
+    EXPECT_EQ(measured, 2);
+}
