@@ -2,8 +2,8 @@
 // keeping every result it emits.
 #pragma once
 
-#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 #include <filesystem>
 #include <memory>

@@ -1,8 +1,8 @@
-#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/results/result.hpp>
-#include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/results/schema.hpp>
+#include <vrambench/core/run/runner.hpp>
 
 #include <gtest/gtest.h>
 

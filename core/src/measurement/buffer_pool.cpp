@@ -1,5 +1,5 @@
-#include <vrambench/core/modules/backend.hpp>
 #include <vrambench/core/measurement/buffer_pool.hpp>
+#include <vrambench/core/modules/backend.hpp>
 
 #include <algorithm>
 

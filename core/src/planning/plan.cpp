@@ -1,7 +1,7 @@
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/planning/plan.hpp>
 #include <vrambench/core/probes/probe.hpp>
-#include <vrambench/core/measurement/sizes.hpp>
 
 #include <fmt/format.h>
 

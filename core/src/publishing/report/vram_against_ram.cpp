@@ -3,8 +3,8 @@
 // from the card's own bus width and memory clock where its description carries them.
 #include "builders.hpp"
 
-#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/planning/peak.hpp>
+#include <vrambench/core/results/device_record.hpp>
 
 #include <fmt/format.h>
 

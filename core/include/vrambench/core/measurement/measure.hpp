@@ -2,8 +2,8 @@
 // repetitions, every duration checked, statistics over the raw samples.
 #pragma once
 
-#include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/measurement/traffic.hpp>
+#include <vrambench/core/probes/probe.hpp>
 
 namespace vrb {
 

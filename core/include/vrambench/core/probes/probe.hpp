@@ -2,12 +2,12 @@
 // same way on every backend.
 #pragma once
 
-#include <vrambench/core/modules/backend.hpp>
-#include <vrambench/core/results/device_record.hpp>
-#include <vrambench/core/planning/plan.hpp>
-#include <vrambench/core/results/result.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/measurement/statistics.hpp>
+#include <vrambench/core/modules/backend.hpp>
+#include <vrambench/core/planning/plan.hpp>
+#include <vrambench/core/results/device_record.hpp>
+#include <vrambench/core/results/result.hpp>
 
 #include <functional>
 #include <memory>

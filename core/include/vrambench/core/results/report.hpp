@@ -1,8 +1,8 @@
 // Turning results into what a person reads: an aligned table, or CSV for a spreadsheet.
 #pragma once
 
-#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/modules/registry.hpp>
+#include <vrambench/core/results/device_record.hpp>
 #include <vrambench/core/results/result.hpp>
 
 #include <nlohmann/json.hpp>
