@@ -39,12 +39,12 @@ bool measure_split_l3(vrb_device_info &info)
     const uint64_t total = l3->bytes;
     const CacheInstance found = measured_cache_instance(std::max<uint64_t>(2 * l2, 1 << 20), total);
     if (!found.knee_found) {
-        plugin::add_property(info, "l3_instance", "the package total: a chase slowed 4x at no size below it");
+        plugin::add_property(info, "l3_instance", "the package total: a chase was 4x slower at no size below it");
         return false;
     }
     l3->bytes = found.bytes;
-    plugin::add_property(info, "l3_instance",
-                         mib(found.bytes) + ", measured: a chase slows 4x past it (package total " + mib(total) + ")");
+    plugin::add_property(info, "l3_instance_measured",
+                         "a chase is 4x slower past " + mib(found.bytes) + " (package total " + mib(total) + ")");
     return true;
 }
 

@@ -45,17 +45,18 @@ TEST(LastLevelCache, IsMeasuredWhereTheCpuModuleSaysItMeasuredIt)
     cpu.llc_bytes = 9728 << 10;
     cpu.llc_level = 3;
     auto record = describe(cpu);
-    std::snprintf(record.info.properties[0].key, sizeof record.info.properties[0].key, "l3_instance");
+    std::snprintf(record.info.properties[0].key, sizeof record.info.properties[0].key, "l3_instance_measured");
     std::snprintf(record.info.properties[0].value, sizeof record.info.properties[0].value,
-                  "9.5 MiB, measured: a chase slows 4x past it (package total 508.0 MiB)");
+                  "a chase is 4x slower past 9.5 MiB (package total 508.0 MiB)");
     record.info.property_count = 1;
     const auto llc = record.last_level_cache();
     EXPECT_EQ(llc.bytes, 9728u << 10);
     EXPECT_EQ(llc.source, "measured");
     EXPECT_NE(llc.detail.find("package total 508.0 MiB"), std::string::npos) << llc.detail;
     // Where the chase found no knee the module keeps the total and says so: not measured.
+    std::snprintf(record.info.properties[0].key, sizeof record.info.properties[0].key, "l3_instance");
     std::snprintf(record.info.properties[0].value, sizeof record.info.properties[0].value,
-                  "the package total: a chase slowed 4x at no size below it");
+                  "the package total: a chase was 4x slower at no size below it");
     EXPECT_EQ(record.last_level_cache().source, "api");
 }
 

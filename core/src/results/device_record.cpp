@@ -98,10 +98,9 @@ LastLevelCache DeviceRecord::last_level_cache() const
                                      : std::string("; the API reports no cache sizes"))};
     if (reported) {
         // A CPU module that measured the L3 one core reaches (its API gave only the
-        // package's total) says so in "l3_instance" (backends/cpu_caches/measured_cache.hpp).
+        // package's total) says so in "l3_instance_measured" (backends/cpu_caches).
         for (uint32_t i = 0; i < std::min<uint32_t>(info.property_count, VRB_MAX_PROPERTIES); ++i)
-            if (module_text(info.properties[i].key) == "l3_instance" &&
-                module_text(info.properties[i].value).find(", measured") != std::string::npos)
+            if (module_text(info.properties[i].key) == "l3_instance_measured")
                 return {reported, "measured",
                         fmt::format("the L3 one core reaches, measured by the {} module: {}", module_text(info.api),
                                     module_text(info.properties[i].value))};
