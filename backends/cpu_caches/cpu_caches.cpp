@@ -36,15 +36,21 @@ bool measure_split_l3(vrb_device_info &info)
         if (info.caches[i].level == 2) l2 = info.caches[i].bytes;
     }
     if (!l3) return false;
-    const uint64_t total = l3->bytes;
-    const CacheInstance found = measured_cache_instance(std::max<uint64_t>(2 * l2, 1 << 20), total);
+    const uint64_t total = l3->bytes, from = std::max<uint64_t>(2 * l2, 1 << 20);
+    if (total <= from) return false; // no room for another instance below the total
+    const CacheInstance found = measured_cache_instance(from, total);
+    if (found.failed) {
+        plugin::add_property(info, "l3_instance", "the package total: no memory for a chase to measure it");
+        return false;
+    }
     if (!found.knee_found) {
         plugin::add_property(info, "l3_instance", "the package total: a chase was 4x slower at no size below it");
         return false;
     }
     l3->bytes = found.bytes;
     plugin::add_property(info, "l3_instance_measured",
-                         "a chase is 4x slower past " + mib(found.bytes) + " (package total " + mib(total) + ")");
+                         "a chase's step is halfway to memory's at " + mib(found.bytes) + " (package total " +
+                             mib(total) + ")");
     return true;
 }
 

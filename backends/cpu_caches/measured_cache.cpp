@@ -12,11 +12,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -30,6 +32,8 @@ namespace {
 constexpr uint64_t line_bytes = 64;
 constexpr uint64_t huge_page = 2ull << 20;
 constexpr int max_passes = 6;
+// How long a kept answer stands before a describe measures again (keeping the larger).
+constexpr int64_t recheck_seconds = 600;
 // Past 1 GiB, a chain takes longer to build than a description should (and no CPU's
 // cache instance comes near it).
 constexpr uint64_t largest_chase = 1ull << 30;
@@ -129,7 +133,12 @@ CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::funct
                 break;
             }
             const double ns = ns_per_step(bytes);
-            if (!(ns > 0)) break;
+            if (!(ns > 0)) {
+                out.failed = true;
+                out.knee_found = false;
+                out.bytes = upto;
+                return out;
+            }
             if (k == out.points.size()) out.points.push_back({bytes, ns});
             ChasePoint &point = out.points[k];
             point.ns = std::min(point.ns, ns);
@@ -138,8 +147,9 @@ CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::funct
             if (slow_in_a_row == 2) out.points.resize(k + 1);
         }
         const uint64_t here = knee(out.points);
-        // Two walks that both went all the way without slowing: there is no knee.
-        if (!here && reached_upto && pass > 0 && !largest) return out;
+        // A walk after the first that went all the way without slowing, each size at its
+        // fastest: there is no knee, and a knee an earlier walk found was a neighbour's.
+        if (!here && reached_upto && pass > 0) return out;
         // Another program only ever moves a knee down (its lines push the chain's out), so
         // the largest knee is the least disturbed: it stands when a later walk finds it again.
         if (here && largest && here <= largest + largest / 8 && here + here / 8 >= largest) {
@@ -157,7 +167,7 @@ CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::funct
 }
 
 double chase_ns_per_step(uint64_t bytes)
-{
+try {
     const uint64_t lines = bytes / line_bytes;
     if (lines < 2 || lines > UINT32_MAX) return 0;
     // One huge page more, to start the chain on a huge page boundary.
@@ -205,32 +215,43 @@ double chase_ns_per_step(uint64_t bytes)
         best = round == 0 ? ns : std::min(best, ns);
     }
     return best / steps;
+} catch (const std::bad_alloc &) {
+    // The chain's order tables, where the mapping was had but the heap is short.
+    return 0;
 }
 
-CacheInstance remembered_cache_instance(const std::string &path, const std::string &key,
+CacheInstance remembered_cache_instance(const std::string &path, const std::string &key, int64_t now,
                                         const std::function<CacheInstance()> &measure)
 {
     const FileDescriptor file(open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (file.get() < 0 || flock(file.get(), LOCK_EX) != 0) return measure();
+    int locked = -1;
+    while (file.get() >= 0 && (locked = flock(file.get(), LOCK_EX)) != 0 && errno == EINTR) {
+    }
+    if (locked != 0) return measure();
     std::string text(256, '\0');
     const ssize_t got = pread(file.get(), text.data(), text.size() - 1, 0);
     text.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
     std::istringstream in(text);
-    std::string kept_key, bytes_text, knee_text;
+    std::string kept_key, bytes_text, knee_text, time_text;
+    std::optional<CacheInstance> kept;
+    int64_t kept_at = 0;
+    auto number = [](const std::string &t, auto &value) {
+        const auto [stop, error] = std::from_chars(t.data(), t.data() + t.size(), value);
+        return error == std::errc() && stop == t.data() + t.size();
+    };
     uint64_t bytes = 0;
-    if (in >> kept_key >> bytes_text >> knee_text && kept_key == key && (knee_text == "0" || knee_text == "1")) {
-        const char *end = bytes_text.data() + bytes_text.size();
-        const auto [stop, error] = std::from_chars(bytes_text.data(), end, bytes);
-        if (error == std::errc() && stop == end && bytes > 0) {
-            CacheInstance kept;
-            kept.bytes = bytes;
-            kept.knee_found = knee_text == "1";
-            return kept;
-        }
+    if (in >> kept_key >> bytes_text >> knee_text >> time_text && kept_key == key &&
+        (knee_text == "0" || knee_text == "1") && number(bytes_text, bytes) && bytes > 0 &&
+        number(time_text, kept_at)) {
+        kept = CacheInstance{bytes, knee_text == "1", false, {}};
+        if (now >= kept_at && now - kept_at < recheck_seconds) return *kept;
     }
     CacheInstance measured = measure();
-    const std::string line =
-        key + " " + std::to_string(measured.bytes) + " " + (measured.knee_found ? "1" : "0") + "\n";
+    // A busy machine only ever measures too small: the larger answer stands.
+    if (kept && (measured.failed || kept->bytes > measured.bytes)) measured = *kept;
+    if (measured.failed) return measured; // the next describe tries again
+    const std::string line = key + " " + std::to_string(measured.bytes) + " " + (measured.knee_found ? "1" : "0") +
+                             " " + std::to_string(now) + "\n";
     if (ftruncate(file.get(), 0) == 0) {
         [[maybe_unused]] const ssize_t written = pwrite(file.get(), line.data(), line.size(), 0);
     }
@@ -258,6 +279,7 @@ CacheInstance measured_cache_instance(uint64_t from, uint64_t upto)
         CPU_ZERO(&allowed);
         if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return measure_here();
         CacheInstance best;
+        best.failed = true; // until a CPU answers
         int measured_on = 0;
         for (int cpu = 0; cpu < CPU_SETSIZE && measured_on < 8; ++cpu) {
             if (!CPU_ISSET(cpu, &allowed)) continue;
@@ -270,11 +292,12 @@ CacheInstance measured_cache_instance(uint64_t from, uint64_t upto)
                 pthread_setaffinity_np(pthread_self(), sizeof one, &one);
                 here = measure_here();
             }).join();
+            if (here.failed) continue;
             // No knee below the total on one CPU: the total stands.
-            if (measured_on == 1 || !here.knee_found || here.bytes > best.bytes) best = here;
+            if (best.failed || !here.knee_found || here.bytes > best.bytes) best = here;
             if (!best.knee_found) break;
         }
-        return measured_on ? best : measure_here();
+        return best;
     };
     std::string boot = read_first_line("/proc/sys/kernel/random/boot_id");
     const char *runtime = std::getenv("XDG_RUNTIME_DIR");
@@ -285,10 +308,12 @@ CacheInstance measured_cache_instance(uint64_t from, uint64_t upto)
     // Only a folder of this user's own: another user's could hold a planted answer.
     const bool usable = !boot.empty() && lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
                         (st.st_mode & 022) == 0;
-    measured = usable
-                   ? remembered_cache_instance(dir + "/l3-instance",
-                                               boot + "/" + std::to_string(from) + "/" + std::to_string(upto), measure)
-                   : measure();
+    const auto now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    measured = usable ? remembered_cache_instance(dir + "/l3-instance",
+                                                  boot + "/" + std::to_string(from) + "/" + std::to_string(upto),
+                                                  static_cast<int64_t>(now), measure)
+                      : measure();
     return *measured;
 }
 

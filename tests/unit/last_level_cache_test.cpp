@@ -47,7 +47,7 @@ TEST(LastLevelCache, IsMeasuredWhereTheCpuModuleSaysItMeasuredIt)
     auto record = describe(cpu);
     std::snprintf(record.info.properties[0].key, sizeof record.info.properties[0].key, "l3_instance_measured");
     std::snprintf(record.info.properties[0].value, sizeof record.info.properties[0].value,
-                  "a chase is 4x slower past 9.5 MiB (package total 508.0 MiB)");
+                  "a chase's step is halfway to memory's at 9.5 MiB (package total 508.0 MiB)");
     record.info.property_count = 1;
     const auto llc = record.last_level_cache();
     EXPECT_EQ(llc.bytes, 9728u << 10);

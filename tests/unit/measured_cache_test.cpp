@@ -73,6 +73,7 @@ TEST(MeasuredCache, AChaseThatFailsGivesNoKnee)
 {
     const CacheInstance found = find_cache_instance(2 * MiB, 64 * MiB, [](uint64_t) { return 0.0; });
     EXPECT_FALSE(found.knee_found);
+    EXPECT_TRUE(found.failed);
     EXPECT_EQ(found.bytes, 64 * MiB);
 }
 
@@ -97,12 +98,12 @@ TEST(MeasuredCache, TheFileKeepsAnAnswerForItsKeyAndIsMeasuredForUnderAnother)
         c.knee_found = true;
         return c;
     };
-    EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "boot-a", measure).bytes, 10 * MiB);
-    const CacheInstance again = vrb::cpu::remembered_cache_instance(path, "boot-a", measure);
+    EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "boot-a", 1000, measure).bytes, 10 * MiB);
+    const CacheInstance again = vrb::cpu::remembered_cache_instance(path, "boot-a", 1000, measure);
     EXPECT_EQ(measured, 1);
     EXPECT_EQ(again.bytes, 10 * MiB);
     EXPECT_TRUE(again.knee_found);
-    vrb::cpu::remembered_cache_instance(path, "boot-b", measure);
+    vrb::cpu::remembered_cache_instance(path, "boot-b", 1000, measure);
     EXPECT_EQ(measured, 2);
     std::remove(path.c_str());
 }
@@ -110,10 +111,11 @@ TEST(MeasuredCache, TheFileKeepsAnAnswerForItsKeyAndIsMeasuredForUnderAnother)
 TEST(MeasuredCache, ACorruptFileIsMeasuredForAndOverwritten)
 {
     const std::string path = ::testing::TempDir() + "/l3-instance-corrupt-" + std::to_string(getpid());
-    for (const char *text : {"", "boot-a", "boot-a -5 1\n", "boot-a 12 7\n", "boot-a 0 1\n", "\x01\x02\xff garbage"}) {
+    for (const char *text : {"", "boot-a", "boot-a -5 1 900\n", "boot-a 12 7 900\n", "boot-a 0 1 900\n",
+                             "boot-a 12 1\n", "boot-a 12 1 soon\n", "\x01\x02\xff garbage"}) {
         std::ofstream(path, std::ios::trunc) << text;
         int measured = 0;
-        const CacheInstance got = vrb::cpu::remembered_cache_instance(path, "boot-a", [&] {
+        const CacheInstance got = vrb::cpu::remembered_cache_instance(path, "boot-a", 1000, [&] {
             ++measured;
             CacheInstance c;
             c.bytes = 7 * MiB;
@@ -125,7 +127,7 @@ TEST(MeasuredCache, ACorruptFileIsMeasuredForAndOverwritten)
         std::ifstream in(path);
         std::string line;
         std::getline(in, line);
-        EXPECT_EQ(line, "boot-a " + std::to_string(7 * MiB) + " 1");
+        EXPECT_EQ(line, "boot-a " + std::to_string(7 * MiB) + " 1 1000");
     }
     std::remove(path.c_str());
 }
@@ -135,9 +137,69 @@ TEST(MeasuredCache, AFileThatCannotBeOpenedIsMeasuredForEachTime)
     int measured = 0;
     auto measure = [&] {
         ++measured;
-        return CacheInstance{3 * MiB, true, {}};
+        return CacheInstance{3 * MiB, true, false, {}};
     };
-    vrb::cpu::remembered_cache_instance("/nonexistent-folder/l3-instance", "k", measure);
-    vrb::cpu::remembered_cache_instance("/nonexistent-folder/l3-instance", "k", measure);
+    vrb::cpu::remembered_cache_instance("/nonexistent-folder/l3-instance", "k", 1000, measure);
+    vrb::cpu::remembered_cache_instance("/nonexistent-folder/l3-instance", "k", 1000, measure);
     EXPECT_EQ(measured, 2);
+}
+
+TEST(MeasuredCache, AKneeANeighbourMadeIsDroppedWhenALaterWalkGoesAllTheWayWithoutOne)
+{
+    // One CCX's cache is the package's whole 32 MiB: the first walk's last two sizes are
+    // slowed by a neighbour; the next walk, each size at its fastest, finds no knee.
+    int walk_sizes = 0;
+    const CacheInstance found = find_cache_instance(2 * MiB, 32 * MiB, [&](uint64_t bytes) {
+        ++walk_sizes;
+        return walk_sizes <= 6 && bytes >= 8 * MiB ? 120.0 : 15.0;
+    });
+    EXPECT_FALSE(found.knee_found);
+    EXPECT_FALSE(found.failed);
+    EXPECT_EQ(found.bytes, 32 * MiB);
+}
+
+TEST(MeasuredCache, AChaseThatCannotRunIsAFailureThatIsNotKeptForTheBoot)
+{
+    const CacheInstance found = find_cache_instance(2 * MiB, 64 * MiB, [](uint64_t) { return 0.0; });
+    EXPECT_TRUE(found.failed);
+    const std::string path = ::testing::TempDir() + "/l3-instance-failed-" + std::to_string(getpid());
+    std::remove(path.c_str());
+    int measured = 0;
+    auto measure = [&] {
+        ++measured;
+        CacheInstance c;
+        c.bytes = 64 * MiB;
+        c.failed = true;
+        return c;
+    };
+    EXPECT_TRUE(vrb::cpu::remembered_cache_instance(path, "k", 1000, measure).failed);
+    EXPECT_TRUE(vrb::cpu::remembered_cache_instance(path, "k", 1000, measure).failed);
+    EXPECT_EQ(measured, 2);
+    std::remove(path.c_str());
+}
+
+TEST(MeasuredCache, AnAnswerTenMinutesOldIsMeasuredAgainAndTheLargerKept)
+{
+    const std::string path = ::testing::TempDir() + "/l3-instance-recheck-" + std::to_string(getpid());
+    std::remove(path.c_str());
+    uint64_t next = 5 * MiB;
+    int measured = 0;
+    auto measure = [&] {
+        ++measured;
+        return CacheInstance{next, true, false, {}};
+    };
+    // Taken on a busy machine: 5 MiB.
+    EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "k", 1000, measure).bytes, 5 * MiB);
+    // Nine minutes on it stands, unmeasured.
+    next = 16 * MiB;
+    EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "k", 1540, measure).bytes, 5 * MiB);
+    EXPECT_EQ(measured, 1);
+    // Ten minutes on it is measured again, on a quieter machine: the larger stands.
+    EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "k", 1600, measure).bytes, 16 * MiB);
+    EXPECT_EQ(measured, 2);
+    // A busier machine later does not make it smaller again.
+    next = 4 * MiB;
+    EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "k", 2300, measure).bytes, 16 * MiB);
+    EXPECT_EQ(measured, 3);
+    std::remove(path.c_str());
 }

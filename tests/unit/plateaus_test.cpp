@@ -203,3 +203,22 @@ TEST(Plateaus, AShortStretchOnTheWayOutOfALevelLeavesTheNextLevelsNameToThePlate
     EXPECT_EQ(p[4].name, "cache 5");
     EXPECT_EQ(p[5].name, "memory");
 }
+
+TEST(Plateaus, ALevelIsLeftToALaterPlateauOnlyWhenThatPlateauTakesIt)
+{
+    // One thread, L1 48 KiB, L2 1 MiB, a small measured L3 of 9.5 MiB: the plateau to
+    // 3.2 MiB lies nearer the L2's reach than the one to 300 KiB, but nearer still the
+    // L3's, which it takes; the L2 stays with the plateau to 300 KiB.
+    vrb_device_info info = host_like();
+    info.caches[2].bytes = 9728 << 10;
+    const auto caches = vrb::cache_reach(info, 1);
+    std::vector<vrb::Plateau> p(4);
+    p[0].ends_at = 50 << 10;
+    p[1].ends_at = 300 << 10;
+    p[2].ends_at = 3.2 * (1 << 20);
+    vrb::name_plateaus(p, caches, 1 << 30);
+    EXPECT_EQ(p[0].name, "L1");
+    EXPECT_EQ(p[1].name, "L2");
+    EXPECT_EQ(p[2].name, "L3");
+    EXPECT_EQ(p[3].name, "memory");
+}

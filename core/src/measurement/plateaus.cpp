@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace vrb {
 
@@ -163,6 +164,14 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         return p.ends_at < low ? std::log(low / p.ends_at) : p.ends_at > high ? std::log(p.ends_at / high) : 0.0;
     };
     std::size_t next_cache = 0; // levels are used in order, each once
+    // The level not yet used whose reach a plateau's end lies nearest, within a factor of
+    // 4, and how far; caches.size() when none lies that near.
+    auto nearest = [&](const Plateau &p) {
+        std::pair<std::size_t, double> found{caches.size(), std::log(4.0) + 1e-9};
+        for (std::size_t c = next_cache; c < caches.size(); ++c)
+            if (const double d = distance(p, caches[c]); d < found.second) found = {c, d};
+        return found;
+    };
     double largest_cache = 0;
     for (const CacheReach &c : caches)
         largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
@@ -187,20 +196,17 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
                 p.name = fmt::format("past L{}", caches.back().level);
             break;
         }
-        double best = std::log(4.0) + 1e-9;
-        std::size_t match = caches.size();
-        for (std::size_t c = next_cache; c < caches.size(); ++c)
-            if (const double d = distance(p, caches[c]); d < best) {
-                best = d;
-                match = c;
-            }
+        const auto [match, best] = nearest(p);
         if (match == caches.size()) continue;
         // A level belongs to the plateau that ends nearest its reach: a short stretch on
         // the way out of one level (the last level's lines partly still there) must not
-        // take the next level's name from the plateau that is that level.
+        // take the next level's name from the plateau that is that level. Only a later
+        // plateau whose own nearest level this is takes it: one nearer still to a deeper
+        // level leaves this one to p.
         bool nearer_later = false;
         for (std::size_t j = k + 1; j + 1 < plateaus.size() && !nearer_later; ++j)
-            nearer_later = !improved_on(j) && distance(plateaus[j], caches[match]) < best;
+            nearer_later =
+                !improved_on(j) && nearest(plateaus[j]).first == match && distance(plateaus[j], caches[match]) < best;
         if (nearer_later) continue;
         p.name = fmt::format("L{}", caches[match].level);
         next_cache = match + 1;

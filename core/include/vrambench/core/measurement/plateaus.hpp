@@ -56,8 +56,9 @@ enum class CurveFigure { unspecified, bandwidth, latency };
 // Names plateaus in order of x: for one the next plateau improves on (when `figure` says
 // which way is better), "overhead" before any plateau was named a level and "dip"
 // after one, neither counted as a level; each other but the last after the cache level
-// whose reach lies nearest its end, within a factor of 4 ("L1", "L2" ...), unless a later
-// plateau (not the last) ends nearer that reach, or "cache N" when none does; the last "memory" when the curve went
+// whose reach lies nearest its end, within a factor of 4 ("L1", "L2" ...), or "cache N"
+// when none does or when a later plateau (neither the last, nor overhead or a dip) whose
+// own nearest level that is ends nearer its reach; the last "memory" when the curve went
 // past one instance of every cache by `memory_factor`, else "past LN" when an earlier plateau was named for the last
 // cache level N, or "cache N" otherwise.
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
