@@ -40,16 +40,16 @@ bool measure_split_l3(vrb_device_info &info)
     if (total <= from) return false; // no room for another instance below the total
     const CacheInstance found = measured_cache_instance(from, total);
     if (found.failed) {
-        plugin::add_property(info, "l3_instance", "the package total: no memory for a chase to measure it");
+        plugin::add_property(info, "l3_instance", "the package total: no memory for a read to measure it");
         return false;
     }
     if (!found.knee_found) {
-        plugin::add_property(info, "l3_instance", "the package total: a chase was 4x slower at no size below it");
+        plugin::add_property(info, "l3_instance", "the package total: a read slowed 1.6x at no size below it");
         return false;
     }
     l3->bytes = found.bytes;
     plugin::add_property(info, "l3_instance_measured",
-                         "a chase's step is halfway to memory's at " + mib(found.bytes) + " (package total " +
+                         "read time per line halfway to memory's at " + mib(found.bytes) + " (package total " +
                              mib(total) + ")");
     return true;
 }

@@ -18,10 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
-#include <new>
-#include <numeric>
 #include <optional>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -32,11 +29,15 @@ namespace {
 constexpr uint64_t line_bytes = 64;
 constexpr uint64_t huge_page = 2ull << 20;
 constexpr int max_passes = 6;
+// How much longer a line takes past the cache than in it, at least: one core streams
+// from memory at half its L3's rate or less (a Zen 5 VM: 88-95 GB/s in its L3, 27-43
+// past it); where it streams faster than that, no knee is found and the total stands.
+constexpr double slow_factor = 1.6;
 // How long a kept answer stands before a describe measures again (keeping the larger).
 constexpr int64_t recheck_seconds = 600;
-// Past 1 GiB, a chain takes longer to build than a description should (and no CPU's
-// cache instance comes near it).
-constexpr uint64_t largest_chase = 1ull << 30;
+// Past 1 GiB, a read takes longer than a description should (and no CPU's cache
+// instance comes near it).
+constexpr uint64_t largest_read = 1ull << 30;
 
 // A file descriptor, closed when it goes (which drops its lock).
 class FileDescriptor {
@@ -86,17 +87,18 @@ uint64_t size_at(uint64_t from, std::size_t k)
 
 // Where the points' step time crosses halfway in log from the fastest to the slower of
 // the last two; 0 without two slow points in a row at the end.
-uint64_t knee(const std::vector<ChasePoint> &points)
+uint64_t knee(const std::vector<ReadPoint> &points)
 {
     if (points.size() < 3) return 0;
     double fastest = points.front().ns;
-    for (const ChasePoint &p : points)
+    for (const ReadPoint &p : points)
         fastest = std::min(fastest, p.ns);
     const double slowest = std::max(points[points.size() - 1].ns, points[points.size() - 2].ns);
-    if (points[points.size() - 1].ns < 4 * fastest || points[points.size() - 2].ns < 4 * fastest) return 0;
+    if (points[points.size() - 1].ns < slow_factor * fastest || points[points.size() - 2].ns < slow_factor * fastest)
+        return 0;
     const double half = std::sqrt(fastest * slowest);
     for (std::size_t i = 1; i < points.size(); ++i) {
-        const ChasePoint &a = points[i - 1], &b = points[i];
+        const ReadPoint &a = points[i - 1], &b = points[i];
         if (a.ns >= half || b.ns < half) continue;
         const double t = std::log(half / a.ns) / std::log(b.ns / a.ns);
         const double x =
@@ -110,7 +112,7 @@ uint64_t knee(const std::vector<ChasePoint> &points)
 
 } // namespace
 
-CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::function<double(uint64_t)> &ns_per_step,
+CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::function<double(uint64_t)> &ns_per_line,
                                   const std::function<void()> &between_walks)
 {
     CacheInstance out;
@@ -128,11 +130,11 @@ CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::funct
         bool reached_upto = false;
         for (std::size_t k = 0; slow_in_a_row < 2; ++k) {
             const uint64_t bytes = size_at(from, k);
-            if (bytes > std::min(upto, largest_chase)) {
+            if (bytes > std::min(upto, largest_read)) {
                 reached_upto = true;
                 break;
             }
-            const double ns = ns_per_step(bytes);
+            const double ns = ns_per_line(bytes);
             if (!(ns > 0)) {
                 out.failed = true;
                 out.knee_found = false;
@@ -140,10 +142,10 @@ CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::funct
                 return out;
             }
             if (k == out.points.size()) out.points.push_back({bytes, ns});
-            ChasePoint &point = out.points[k];
+            ReadPoint &point = out.points[k];
             point.ns = std::min(point.ns, ns);
             fastest = k == 0 ? point.ns : std::min(fastest, point.ns);
-            slow_in_a_row = point.ns >= 4 * fastest ? slow_in_a_row + 1 : 0;
+            slow_in_a_row = point.ns >= slow_factor * fastest ? slow_in_a_row + 1 : 0;
             if (slow_in_a_row == 2) out.points.resize(k + 1);
         }
         const uint64_t here = knee(out.points);
@@ -166,58 +168,43 @@ CacheInstance find_cache_instance(uint64_t from, uint64_t upto, const std::funct
     return out;
 }
 
-double chase_ns_per_step(uint64_t bytes)
-try {
+double read_ns_per_line(uint64_t bytes)
+{
     const uint64_t lines = bytes / line_bytes;
-    if (lines < 2 || lines > UINT32_MAX) return 0;
-    // One huge page more, to start the chain on a huge page boundary.
+    if (lines < 2) return 0;
+    // One huge page more, to start the buffer on a huge page boundary.
     Mapping mapping(bytes + huge_page);
     if (!mapping.base()) return 0;
     char *base = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(mapping.base()) + huge_page - 1) &
                                           ~(uintptr_t(huge_page) - 1));
     madvise(base, bytes, MADV_HUGEPAGE);
-    std::vector<uint32_t> order(lines);
-    std::iota(order.begin(), order.end(), 0u);
-    std::shuffle(order.begin() + 1, order.end(), std::mt19937_64(0x5eed));
-    // The chain is written line after line (where each line is in the random order,
-    // looked up in a table a sixteenth of its size): written in the random order, past
-    // the cache every store would wait on memory, and building the chains would take
-    // most of the measurement's time.
-    std::vector<uint32_t> place(lines);
-    for (uint32_t i = 0; i < lines; ++i)
-        place[order[i]] = i;
+    // Written once: every page is had before the clock starts.
     for (uint64_t line = 0; line < lines; ++line)
-        *reinterpret_cast<char **>(base + line * line_bytes) = base + order[(place[line] + 1) % lines] * line_bytes;
-
-    char *p = base;
-    auto walk = [&p](uint64_t steps) {
-        for (uint64_t i = 0; i < steps; ++i)
-            p = *reinterpret_cast<char *volatile *>(p);
+        *reinterpret_cast<uint64_t *>(base + line * line_bytes) = line;
+    // A stretch reads at least 32 MiB, so a size well inside the cache is timed over
+    // many laps, not over a few microseconds.
+    const uint64_t laps = std::max<uint64_t>(1, (32ull << 20) / bytes);
+    auto read = [&] {
+        for (uint64_t lap = 0; lap < laps; ++lap)
+            for (uint64_t line = 0; line < lines; ++line)
+                (void)*reinterpret_cast<const volatile uint64_t *>(base + line * line_bytes);
     };
-    // A lap brings the chain into whatever cache holds it (the lines just written are not
-    // all there: on a Zen 5 VM, 6 MiB chased at 25-100 ns a step after a partial lap and
-    // at 16-30 after a whole one); past 64 MiB no cache holds it, and a lap would only
-    // take time.
-    walk(std::min<uint64_t>(lines, 1u << 20));
-    constexpr uint64_t steps = 10000;
-    double best = 0;
-    // The thread's own CPU time, not the wall clock: on a machine the chase shares (the
-    // modules a run describes start side by side), time spent descheduled is not a step.
+    read(); // into whatever cache holds it
+    // The thread's own CPU time, not the wall clock: on a machine the read shares (the
+    // modules a run describes start side by side), time spent descheduled is not a line.
     auto cpu_ns = [] {
         timespec t{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
         return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
     };
+    double best = 0;
     for (int round = 0; round < 3; ++round) {
         const double start = cpu_ns();
-        walk(steps);
+        read();
         const double ns = cpu_ns() - start;
         best = round == 0 ? ns : std::min(best, ns);
     }
-    return best / steps;
-} catch (const std::bad_alloc &) {
-    // The chain's order tables, where the mapping was had but the heap is short.
-    return 0;
+    return best / static_cast<double>(laps * lines);
 }
 
 CacheInstance remembered_cache_instance(const std::string &path, const std::string &key, int64_t now,
@@ -267,13 +254,12 @@ CacheInstance measured_cache_instance(uint64_t from, uint64_t upto)
     // Walks a tenth of a second apart: what slows one (other programs' lines flooding the
     // shared cache) has often passed by the next.
     auto measure_here = [&] {
-        return find_cache_instance(from, upto, chase_ns_per_step,
+        return find_cache_instance(from, upto, read_ns_per_line,
                                    [] { std::this_thread::sleep_for(std::chrono::milliseconds(100)); });
     };
     // On each CPU the process may use (the first eight), the largest answer: a VM's vCPUs
-    // can sit on different CCXs, or share theirs with busier neighbours (on a 2-vCPU Zen 5
-    // VM one chased 16 MiB at 17-30 ns a step, the other slowed past 5 MiB), and a cache
-    // taken too small names the next level's figures "memory".
+    // can sit on different CCXs, or share theirs with busier neighbours, and a cache taken
+    // too small names the next level's figures "memory".
     auto measure = [&] {
         cpu_set_t allowed;
         CPU_ZERO(&allowed);

@@ -47,7 +47,7 @@ TEST(LastLevelCache, IsMeasuredWhereTheCpuModuleSaysItMeasuredIt)
     auto record = describe(cpu);
     std::snprintf(record.info.properties[0].key, sizeof record.info.properties[0].key, "l3_instance_measured");
     std::snprintf(record.info.properties[0].value, sizeof record.info.properties[0].value,
-                  "a chase's step is halfway to memory's at 9.5 MiB (package total 508.0 MiB)");
+                  "read time per line halfway to memory's at 9.5 MiB (package total 508.0 MiB)");
     record.info.property_count = 1;
     const auto llc = record.last_level_cache();
     EXPECT_EQ(llc.bytes, 9728u << 10);
@@ -56,7 +56,7 @@ TEST(LastLevelCache, IsMeasuredWhereTheCpuModuleSaysItMeasuredIt)
     // Where the chase found no knee the module keeps the total and says so: not measured.
     std::snprintf(record.info.properties[0].key, sizeof record.info.properties[0].key, "l3_instance");
     std::snprintf(record.info.properties[0].value, sizeof record.info.properties[0].value,
-                  "the package total: a chase was 4x slower at no size below it");
+                  "the package total: a read slowed 1.6x at no size below it");
     EXPECT_EQ(record.last_level_cache().source, "api");
 }
 
