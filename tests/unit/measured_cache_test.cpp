@@ -94,10 +94,7 @@ TEST(MeasuredCache, TheFileKeepsAnAnswerForItsKeyAndIsMeasuredForUnderAnother)
     int measured = 0;
     auto measure = [&] {
         ++measured;
-        CacheInstance c;
-        c.bytes = 10 * MiB;
-        c.knee_found = true;
-        return c;
+        return CacheInstance{10 * MiB, true, false, {}};
     };
     EXPECT_EQ(vrb::cpu::remembered_cache_instance(path, "boot-a", 1000, measure).bytes, 10 * MiB);
     const CacheInstance again = vrb::cpu::remembered_cache_instance(path, "boot-a", 1000, measure);
@@ -118,10 +115,7 @@ TEST(MeasuredCache, ACorruptFileIsMeasuredForAndOverwritten)
         int measured = 0;
         const CacheInstance got = vrb::cpu::remembered_cache_instance(path, "boot-a", 1000, [&] {
             ++measured;
-            CacheInstance c;
-            c.bytes = 7 * MiB;
-            c.knee_found = true;
-            return c;
+            return CacheInstance{7 * MiB, true, false, {}};
         });
         EXPECT_EQ(measured, 1) << "'" << text << "'";
         EXPECT_EQ(got.bytes, 7 * MiB);
@@ -168,10 +162,7 @@ TEST(MeasuredCache, AReadThatCannotRunIsAFailureThatIsNotKeptForTheBoot)
     int measured = 0;
     auto measure = [&] {
         ++measured;
-        CacheInstance c;
-        c.bytes = 64 * MiB;
-        c.failed = true;
-        return c;
+        return CacheInstance{64 * MiB, false, true, {}};
     };
     EXPECT_TRUE(vrb::cpu::remembered_cache_instance(path, "k", 1000, measure).failed);
     EXPECT_TRUE(vrb::cpu::remembered_cache_instance(path, "k", 1000, measure).failed);
