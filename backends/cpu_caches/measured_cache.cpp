@@ -293,7 +293,7 @@ CacheInstance measured_cache_instance(uint64_t from, uint64_t upto)
         }
         return best;
     };
-    std::string boot = read_first_line("/proc/sys/kernel/random/boot_id");
+    const std::string boot = read_first_line("/proc/sys/kernel/random/boot_id");
     const char *runtime = std::getenv("XDG_RUNTIME_DIR");
     const std::string dir =
         runtime && *runtime ? std::string(runtime) + "/vrambench" : "/tmp/vrambench-" + std::to_string(getuid());

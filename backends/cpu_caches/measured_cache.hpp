@@ -76,7 +76,8 @@ CacheInstance remembered_cache_instance(const std::string &path, const std::stri
 // eight; one on which the read fails is passed over), the largest answer, or no knee
 // when one CPU found none (its cache is the whole total), kept as above in
 // $XDG_RUNTIME_DIR/vrambench (else /tmp/vrambench-UID, a folder only this user may use)
-// under the boot's id and the bounds; once per process where neither can be had.
+// under the boot's id and the bounds (measured each time where neither can be had). A
+// process asks once: its first answer stands for its life, whatever bounds come later.
 CacheInstance measured_cache_instance(uint64_t from, uint64_t upto);
 
 } // namespace vrb::cpu
