@@ -168,6 +168,21 @@ void describe_device(int ordinal, vrb_device_info &info)
     const int integrated = attribute_or(Attribute::integrated, ordinal, 0);
     info.type = integrated > 0 ? VRB_DEVICE_INTEGRATED_GPU : VRB_DEVICE_DISCRETE_GPU;
 
+    const int major = attribute_or(Attribute::compute_capability_major, ordinal, -1);
+    const int minor = attribute_or(Attribute::compute_capability_minor, ordinal, -1);
+    char architecture[256] = {};
+    if (device_architecture(ordinal, architecture, sizeof architecture) != kSuccess) architecture[0] = 0;
+    (void)take_last_error();
+
+    // Each SM or CU has its own; the runtimes do not say how large (l1_caches.hpp).
+    if (const L1Cache l1 = unit_l1(major, minor, architecture); l1.bytes) {
+        vrb_cache_info &cache = info.caches[info.cache_count++];
+        cache.level = 1;
+        cache.bytes = l1.bytes;
+        cache.shared_by = 1;
+        copy_string(cache.kind, "data");
+        add_property(info, "l1_per_compute_unit", l1.note);
+    }
     const int l2 = attribute_or(Attribute::l2_cache_bytes, ordinal, 0);
     if (l2 > 0) {
         vrb_cache_info &cache = info.caches[info.cache_count++];
@@ -185,12 +200,7 @@ void describe_device(int ordinal, vrb_device_info &info)
     host_heap.bytes = host_memory_bytes();
     host_heap.flags = VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_HOST_VISIBLE;
 
-    const int major = attribute_or(Attribute::compute_capability_major, ordinal, -1);
-    const int minor = attribute_or(Attribute::compute_capability_minor, ordinal, -1);
-    char architecture[256] = {};
-    if (device_architecture(ordinal, architecture, sizeof architecture) == kSuccess && architecture[0])
-        add_property(info, "architecture", architecture);
-    (void)take_last_error();
+    if (architecture[0]) add_property(info, "architecture", architecture);
     if (major >= 0 && minor >= 0)
         add_property(info, "compute_capability", std::to_string(major) + "." + std::to_string(minor));
     add_property(info, "warp_size", std::to_string(attribute_or(Attribute::warp_size, ordinal, 0)));

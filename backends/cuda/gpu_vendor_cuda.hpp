@@ -9,6 +9,8 @@
 #endif
 #include <cuda.h>
 
+#include "l1_caches.hpp"
+
 #include <dlfcn.h>
 
 #include <string>
@@ -102,6 +104,12 @@ inline std::string missing_driver_hint()
 
 // One L2 serves every SM.
 inline constexpr bool kL2SharedByAllUnits = true;
+
+// An SM's L1, which CUDA does not report, by compute capability.
+inline L1Cache unit_l1(int major, int minor, const char *)
+{
+    return nvidia_l1(major, minor);
+}
 
 inline bool is_out_of_memory(cudaError_t e)
 {

@@ -8,6 +8,8 @@
 #include <hip/hip_runtime_api.h>
 #endif
 
+#include "l1_caches.hpp"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -102,6 +104,13 @@ inline std::string missing_driver_hint()
 
 // Multi-die parts have one L2 per die, which the runtime does not tell.
 inline constexpr bool kL2SharedByAllUnits = false;
+
+// A CU's vector L1, which HIP does not report, by architecture name (its compute
+// capability numbers are not NVIDIA's).
+inline L1Cache unit_l1(int, int, const char *architecture)
+{
+    return amd_l1(architecture ? architecture : "");
+}
 
 inline bool is_out_of_memory(hipError_t e)
 {

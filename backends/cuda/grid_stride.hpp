@@ -23,18 +23,37 @@ VRB_HOST_DEVICE inline uint64_t grid_stride_visits(uint64_t count, uint64_t firs
     return first < count ? (count - 1 - first) / stride + 1 : 0;
 }
 
+// One thread's share of a walk, worked out once: kernels walk it again on every pass, and
+// the 64-bit division that counts the visits costs a GPU more than a pass over a few
+// items in L1, so it must not be redone per pass.
+struct GridWalk {
+    uint64_t first = 0, stride = 1, visits = 0;
+};
+
+VRB_HOST_DEVICE inline GridWalk grid_walk(uint64_t count, uint64_t first, uint64_t stride)
+{
+    return {first, stride, grid_stride_visits(count, first, stride)};
+}
+
 // Calls group(i, stride) for each full group of Unroll items i, i + stride ... and then
 // one(i) for each item left over. The index after the last visit is at most
 // count - 1 + stride, so it cannot wrap while count + stride fits in 64 bits.
 template <unsigned Unroll, typename Group, typename One>
-VRB_HOST_DEVICE inline void grid_stride(uint64_t count, uint64_t first, uint64_t stride, Group &&group, One &&one)
+VRB_HOST_DEVICE inline void grid_stride(const GridWalk &walk, Group &&group, One &&one)
 {
-    uint64_t visits = grid_stride_visits(count, first, stride);
-    uint64_t i = first;
+    uint64_t visits = walk.visits;
+    uint64_t i = walk.first;
+    const uint64_t stride = walk.stride;
     for (; visits >= Unroll; visits -= Unroll, i += Unroll * stride)
         group(i, stride);
     for (; visits > 0; --visits, i += stride)
         one(i);
+}
+
+template <unsigned Unroll, typename Group, typename One>
+VRB_HOST_DEVICE inline void grid_stride(uint64_t count, uint64_t first, uint64_t stride, Group &&group, One &&one)
+{
+    grid_stride<Unroll>(grid_walk(count, first, stride), group, one);
 }
 
 } // namespace vrb::gpu

@@ -118,6 +118,12 @@ __device__ __forceinline__ uint64_t grid_threads()
     return uint64_t(gridDim.x) * blockDim.x;
 }
 
+// This thread's share of `count` items, worked out once before the passes.
+__device__ __forceinline__ GridWalk thread_walk(uint64_t count)
+{
+    return grid_walk(count, global_thread(), grid_threads());
+}
+
 // Dynamic shared memory, blockDim.x 64-bit words, for the block reductions.
 extern __shared__ uint64_t reduction_words[];
 
@@ -228,9 +234,10 @@ template <int L> struct RandomLanes {
 template <int L, typename Make>
 __device__ __forceinline__ void store_passes(uint32_t passes, void *dst, uint64_t count, Make make)
 {
+    const GridWalk walk = thread_walk(count);
     for (uint32_t p = 0; p < passes; ++p)
         grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
+            walk,
             [&](uint64_t i, uint64_t stride) {
 #pragma unroll
                 for (unsigned k = 0; k < kUnroll; ++k)

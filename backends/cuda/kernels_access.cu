@@ -1,5 +1,6 @@
 // Access patterns off the sequential path: STRIDED_READ, GATHER through an index
 // buffer, and CHASE, the chain of dependent loads that measures latency.
+#include "chase_walk.hpp"
 #include "kernel_common.cuh"
 
 #include <vrambench/plugin.h>
@@ -12,9 +13,10 @@ __global__ void __launch_bounds__(kThreads)
     strided_kernel(uint32_t passes, const void *__restrict__ src, uint64_t count, uint64_t stride_elements,
                    uint64_t *__restrict__ partials)
 {
+    const GridWalk walk = thread_walk(count);
     const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
         grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
+            walk,
             [&](uint64_t i, uint64_t stride) {
                 Lanes<L> v[kUnroll];
 #pragma unroll
@@ -46,9 +48,10 @@ __global__ void __launch_bounds__(kThreads)
         report_fault(words, i, j);
         return Lanes<L>{};
     };
+    const GridWalk walk = thread_walk(count);
     const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
         grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
+            walk,
             [&](uint64_t i, uint64_t stride) {
                 uint32_t j[kUnroll];
                 Lanes<L> v[kUnroll];
@@ -75,24 +78,27 @@ __global__ void __launch_bounds__(kThreads)
 // One thread, each load's address the previous load's value: nothing overlaps, so the
 // time per step is the memory's latency at the chain's footprint. Plain loads, so the
 // caches serve them as they would any program's. Only an index that is about to be
-// followed must lie inside the buffer; the final one is the answer, whatever it is.
-// Each pass follows the chain again from index 0.
+// followed must lie inside the buffer (chase_walk.hpp keeps the check off the loads'
+// path); the final one is the answer, whatever it is. Each pass follows the chain again
+// from index 0.
 __global__ void chase_kernel(uint32_t passes, const uint32_t *chain, uint64_t steps, uint64_t limit, uint64_t *words)
 {
-    uint32_t j = 0;
+    const uint32_t last_index = chase_last_index(limit);
+    ChaseEnd end;
+    bool strayed = false;
     for (uint32_t p = 0; p < passes; ++p) {
-        j = 0;
-        for (uint64_t step = 0; step < steps; ++step) {
-            const uint32_t next = chain[j];
-            if (next >= limit && step + 1 < steps) {
-                report_fault(words, step + 1, next);
-                words[3] = j;
-                return;
-            }
-            j = next;
-        }
+        // Every pass loads the chain again: no compiler may reuse the pass before.
+        asm volatile("" ::: "memory");
+        end = chase_clamped(chain, steps, last_index);
+        strayed = strayed || end.strayed;
     }
-    words[3] = j;
+    ChaseStray stray;
+    if (strayed && chase_first_stray(chain, steps, limit, stray)) {
+        report_fault(words, stray.step, stray.index);
+        words[3] = stray.from;
+        return;
+    }
+    words[3] = end.last;
 }
 
 template <int L> PreparedKernel prepare(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape)

@@ -47,10 +47,11 @@ __global__ void __launch_bounds__(kThreads)
             }
         }
     };
+    const GridWalk walk = thread_walk(count);
     for (uint32_t p = 0; p < passes; ++p) {
         if (p + 1 == passes) before_last = mismatches;
         grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
+            walk,
             [&](uint64_t i, uint64_t stride) {
                 Lanes<L> v[kUnroll];
 #pragma unroll

@@ -11,9 +11,10 @@ template <int L>
 __global__ void __launch_bounds__(kThreads)
     read_kernel(uint32_t passes, const void *__restrict__ src, uint64_t count, uint64_t *__restrict__ partials)
 {
+    const GridWalk walk = thread_walk(count);
     const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
         grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
+            walk,
             [&](uint64_t i, uint64_t stride) {
                 Lanes<L> v[kUnroll];
 #pragma unroll
@@ -48,9 +49,10 @@ __global__ void __launch_bounds__(kThreads)
     dot_kernel(uint32_t passes, const void *__restrict__ a, const void *__restrict__ b, uint64_t count,
                uint64_t *__restrict__ partials)
 {
+    const GridWalk walk = thread_walk(count);
     const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
         grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
+            walk,
             [&](uint64_t i, uint64_t stride) {
                 Lanes<L> x[kUnroll], y[kUnroll];
 #pragma unroll
@@ -115,9 +117,10 @@ __global__ void __launch_bounds__(kThreads)
     map_kernel(uint32_t passes, void *__restrict__ dst, const void *__restrict__ a, const void *__restrict__ b,
                uint64_t count, F f)
 {
+    const GridWalk walk = thread_walk(count);
     for (uint32_t p = 0; p < passes; ++p)
         grid_stride<kUnroll>(
-            count, global_thread(), grid_threads(),
+            walk,
             [&](uint64_t i, uint64_t stride) {
                 Lanes<L> x[kUnroll], y[kUnroll];
 #pragma unroll

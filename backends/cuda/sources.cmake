@@ -7,6 +7,7 @@ set(VRAMBENCH_GPU_HOST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/external_semaphore.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_errors.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_resources.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/l1_caches.cpp
   ${CMAKE_CURRENT_LIST_DIR}/launch_geometry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/operations.cpp

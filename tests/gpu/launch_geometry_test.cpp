@@ -115,6 +115,29 @@ void expect_loop_follows_the_plan(uint64_t count, const LaunchGeometry &g, std::
     }
 }
 
+TEST(LaunchGeometry, AWalkWorkedOutOnceVisitsTheSameItemsOnEveryPass)
+{
+    const LaunchGeometry g = plan_launch(1000, tiny());
+    const uint64_t stride = g.grid_threads();
+    for (uint64_t t = 0; t < stride; ++t) {
+        const vrb::gpu::GridWalk walk = vrb::gpu::grid_walk(1000, t, stride);
+        EXPECT_EQ(walk.visits, grid_stride_visits(1000, t, stride));
+        std::vector<uint64_t> passes[2];
+        for (auto &seen : passes)
+            grid_stride<kUnroll>(
+                walk,
+                [&](uint64_t i, uint64_t s) {
+                    for (unsigned k = 0; k < kUnroll; ++k)
+                        seen.push_back(i + k * s);
+                },
+                [&](uint64_t i) { seen.push_back(i); });
+        EXPECT_EQ(passes[0], passes[1]) << "thread " << t;
+        EXPECT_EQ(passes[0].size(), walk.visits) << "thread " << t;
+        for (std::size_t k = 0; k < passes[0].size(); ++k)
+            EXPECT_EQ(passes[0][k], t + k * stride) << "thread " << t;
+    }
+}
+
 TEST(LaunchGeometry, LaunchesNothingForZeroItems)
 {
     EXPECT_EQ(plan_launch(0, h200()).blocks, 0u);

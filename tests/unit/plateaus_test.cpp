@@ -137,6 +137,38 @@ TEST(Plateaus, ABandwidthLevelThatTheNextImprovesOnIsOverheadNotACache)
     EXPECT_EQ(p[3].name, "memory");
 }
 
+TEST(Plateaus, AGpuSweepReadingFromItsSmsL1sIsNamedL1ThenL2ThenMemory)
+{
+    // An H200 as the CUDA module describes it: 132 SMs with an L1 each, one 50 MiB L2.
+    // Its sweep's blocks re-read their own items on every pass, so up to the SMs' L1s
+    // together (33 MiB) the figures are L1's.
+    vrb_device_info info{};
+    info.struct_size = sizeof info;
+    info.known = VRB_KNOWN_COMPUTE_UNITS;
+    info.compute_units = 132;
+    info.cache_count = 2;
+    info.caches[0] = {1, 1, 256 << 10, "data"};
+    info.caches[1] = {2, 132, 50 << 20, "unified"};
+    std::vector<vrb::Plateau> p(5);
+    p[0].level = 2000, p[0].ends_at = 1 << 20; // too few threads in flight for the L1s
+    p[1].level = 9000, p[1].ends_at = 4 << 20;
+    p[2].level = 20000, p[2].ends_at = 30 << 20;
+    p[3].level = 9000, p[3].ends_at = 55 << 20;
+    p[4].level = 4500;
+    vrb::name_plateaus(p, vrb::cache_reach(info, 132), 1 << 30, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(p[0].name, "overhead");
+    EXPECT_EQ(p[1].name, "overhead");
+    EXPECT_EQ(p[2].name, "L1");
+    EXPECT_EQ(p[3].name, "L2");
+    EXPECT_EQ(p[4].name, "memory");
+    // Without the L1 the stretch in it has no level of its own to take.
+    info.caches[0] = info.caches[1];
+    info.cache_count = 1;
+    vrb::name_plateaus(p, vrb::cache_reach(info, 132), 1 << 30, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(p[2].name, "cache 1");
+    EXPECT_EQ(p[3].name, "L2");
+}
+
 TEST(Plateaus, ADipPastALevelThatTheNextImprovesOnIsADipNotOverheadNorALevel)
 {
     // L1 and L2, then a stretch a busy neighbour slowed, then L3 and memory: the dip takes

@@ -3,6 +3,8 @@
 // makes is kept in a journal (standin_journal.hpp) that tests read back.
 #pragma once
 
+#include "l1_caches.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -187,6 +189,13 @@ inline constexpr const char *kDescription = "the recording stand-in of the GPU r
 inline constexpr const char *kKernelDriverFile = "/nonexistent/standin-driver-version";
 inline constexpr const char *kKernelDriverMarker = nullptr;
 inline constexpr bool kL2SharedByAllUnits = true;
+
+// The stand-in's SMs have the L1 of compute capability 9.0, so describing a device
+// goes through the same steps as on an H200.
+inline L1Cache unit_l1(int, int, const char *)
+{
+    return nvidia_l1(9, 0);
+}
 
 using Properties = standinDeviceProp;
 
