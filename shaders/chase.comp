@@ -19,6 +19,25 @@ void main()
         j = state.x;
         fault = state.y;
     }
+#if defined(CHAIN_SINGLE)
+    // One segment, whose elements a 32-bit index reaches. Between two loads there is
+    // only the add that makes an index an address and a clamp into the chain: a compare
+    // and branch there would be issued before the next load and lengthen every step on
+    // a GPU (backends/cuda/chase_walk.hpp). The first index that had to be clamped is
+    // kept, to be reported instead of the answer.
+    const uint base = pc.chain_base.x;
+    const uint last = pc.chain_limit.x - base - 1u;
+    bool strayed = fault != 0u;
+    uint stray = j;
+    if (!strayed) {
+        for (uint s = 0u; s < pc.count; ++s) {
+            stray = strayed ? stray : j;
+            strayed = strayed || j > last;
+            j = chain[0].data[base + min(j, last)];
+        }
+    }
+    results[pc.slot] = strayed ? uvec4(stray, 1u, 0u, 0u) : uvec4(j, 0u, 0u, 0u);
+#else
     for (uint s = 0u; s < pc.count && fault == 0u; ++s) {
         uvec2 p = add64(pc.chain_base, j);
         if (!less64(p, pc.chain_limit)) {
@@ -28,4 +47,5 @@ void main()
         j = chain_load(p);
     }
     results[pc.slot] = uvec4(j, fault, 0u, 0u);
+#endif
 }
