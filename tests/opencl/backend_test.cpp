@@ -122,6 +122,37 @@ TEST_F(OpenclBackend, RefusesASegmentSizeThatIsNotANumberWhenOpening)
     unsetenv("VRAMBENCH_OPENCL_SEGMENT_BYTES");
 }
 
+TEST_F(OpenclBackend, AChaseInOneSegmentEndsWhereTheHostWalkEndsAndFailsOnTheFirstIndexOutsideIt)
+{
+    auto device = backend()->open(0);
+    const uint64_t offset = 64, n = 3000;
+    auto data = device->allocate(0, offset + n * 4);
+    std::vector<uint32_t> chain(n);
+    for (uint64_t j = 0; j < n; ++j)
+        chain[j] = static_cast<uint32_t>((j + 1031) % n); // one cycle through all of them
+    upload(*data, offset, chain);
+    vrb_operation chase = vrb::make_operation(VRB_OP_CHASE, 4, 1000);
+    chase.src1 = {data->handle(), offset};
+    uint32_t j = 0, at_500 = 0;
+    for (int s = 0; s < 1000; ++s) {
+        if (s == 500) at_500 = j;
+        j = chain[j];
+    }
+    EXPECT_EQ(device->run(chase, 2).output.checksum, j);
+    // The index loaded at step 500 leads outside; it is met when step 501 follows it.
+    chain[at_500] = 77777;
+    upload(*data, offset, chain);
+    try {
+        device->run(chase, 2);
+        ADD_FAILURE() << "an index past src1 was followed";
+    } catch (const BackendError &e) {
+        EXPECT_EQ(e.status(), VRB_ERROR_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("chase index 77777"), std::string::npos) << e.what();
+    }
+    chase.count = 501; // ends on it without following it: an answer
+    EXPECT_EQ(device->run(chase, 1).output.checksum, 77777u);
+}
+
 TEST_F(OpenclSegmentedBuffers, UploadAndDownloadCrossSegmentBoundaries)
 {
     auto buffer = device_->allocate(0, 5 * 4096 + 100);

@@ -99,6 +99,26 @@ kernel void chase(global ulong2 *results, CHAIN_ARGS(uint), ulong steps, ulong c
 {
     uint j = 0u;
     ulong fault = 0;
+    if (shift == 62u && chain_limit > chain_base) {
+        // One segment (the host's sign): between two loads only the address and a clamp
+        // into the chain, no compare and branch, which would lengthen every step on a GPU
+        // (backends/cuda/chase_walk.hpp). The first index that had to be clamped is kept,
+        // to be reported instead of the answer.
+        const ulong room = chain_limit - chain_base;
+        const uint last = room > 0xffffffffUL ? 0xffffffffu : (uint)(room - 1);
+        global const uint *chain = c0 + chain_base;
+        uint stray = 0u;
+        for (uint p = 0u; p < PASS_COUNT; ++p) {
+            j = 0u;
+            for (ulong s = 0; s < steps; ++s) {
+                stray = fault ? stray : j;
+                fault |= j > last;
+                j = chain[min(j, last)];
+            }
+        }
+        results[0] = fault ? (ulong2)(stray, 1) : (ulong2)(j, 0);
+        return;
+    }
     for (uint p = 0u; p < PASS_COUNT && fault == 0; ++p) {
         j = 0u;
         for (ulong s = 0; s < steps; ++s) {
