@@ -72,6 +72,7 @@ using vendor::is_unavailable;
 using vendor::is_unsupported;
 using vendor::missing_driver_hint;
 using vendor::plain_words;
+using vendor::keep_in_host_memory;
 using vendor::unit_l1;
 
 inline const char *error_string(Error e)

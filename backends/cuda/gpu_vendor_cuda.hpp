@@ -105,6 +105,30 @@ inline std::string missing_driver_hint()
 // One L2 serves every SM.
 inline constexpr bool kL2SharedByAllUnits = true;
 
+// Asks the driver to keep system-allocated (pageable) memory where it lies, in host
+// memory, and mapped for `device`: with HMM the driver may otherwise move the pages a
+// kernel touches into device memory, and a pageable figure would be device memory's.
+inline cudaError_t keep_in_host_memory(void *p, std::size_t bytes, int device)
+{
+#if CUDART_VERSION >= 12020
+    cudaMemLocation host{}, gpu{};
+    host.type = cudaMemLocationTypeHost;
+    gpu.type = cudaMemLocationTypeDevice;
+    gpu.id = device;
+#if CUDART_VERSION >= 13000
+    cudaError_t e = cudaMemAdvise(p, bytes, cudaMemAdviseSetPreferredLocation, host);
+    if (e == cudaSuccess) e = cudaMemAdvise(p, bytes, cudaMemAdviseSetAccessedBy, gpu);
+#else
+    cudaError_t e = cudaMemAdvise_v2(p, bytes, cudaMemAdviseSetPreferredLocation, host);
+    if (e == cudaSuccess) e = cudaMemAdvise_v2(p, bytes, cudaMemAdviseSetAccessedBy, gpu);
+#endif
+#else
+    cudaError_t e = cudaMemAdvise(p, bytes, cudaMemAdviseSetPreferredLocation, cudaCpuDeviceId);
+    if (e == cudaSuccess) e = cudaMemAdvise(p, bytes, cudaMemAdviseSetAccessedBy, device);
+#endif
+    return e;
+}
+
 // An SM's L1, which CUDA does not report, by compute capability.
 inline L1Cache unit_l1(int major, int minor, const char *)
 {

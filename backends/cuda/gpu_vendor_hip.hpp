@@ -105,6 +105,17 @@ inline std::string missing_driver_hint()
 // Multi-die parts have one L2 per die, which the runtime does not tell.
 inline constexpr bool kL2SharedByAllUnits = false;
 
+// Asks the driver to keep system-allocated (pageable) memory where it lies, in host
+// memory, and mapped for `device`: with HMM (XNACK) the driver may otherwise move the
+// pages a kernel touches into device memory, and a pageable figure would be device
+// memory's.
+inline hipError_t keep_in_host_memory(void *p, std::size_t bytes, int device)
+{
+    hipError_t e = hipMemAdvise(p, bytes, hipMemAdviseSetPreferredLocation, hipCpuDeviceId);
+    if (e == hipSuccess) e = hipMemAdvise(p, bytes, hipMemAdviseSetAccessedBy, device);
+    return e;
+}
+
 // A CU's vector L1, which HIP does not report, by architecture name (its compute
 // capability numbers are not NVIDIA's).
 inline L1Cache unit_l1(int, int, const char *architecture)

@@ -49,7 +49,12 @@ std::unique_ptr<vrb_buffer> vrb_device::alloc(uint32_t kind, uint64_t bytes)
     default:
         buffer->pageable_memory = allocate_pageable(bytes);
         buffer->host = buffer->pageable_memory.get();
-        if (device_access) buffer->device_address = buffer->host;
+        if (device_access) {
+            buffer->device_address = buffer->host;
+            // Advice only: where the driver takes none (no HMM, an older driver), the
+            // device reads the memory as the runtime leaves it.
+            if (keep_in_host_memory(buffer->host, bytes, ordinal) != kSuccess) (void)take_last_error();
+        }
         break;
     }
     return buffer;

@@ -160,6 +160,8 @@ standinError_t standinMemcpyPeerAsync(void *, int, const void *, int, std::size_
 const char *standinTimelineSemaphoreGap();
 standinError_t standinHostRegister(void *, std::size_t, unsigned);
 standinError_t standinHostUnregister(void *);
+// cudaMemAdvise's preferred location (host) and accessed-by (device), as one call.
+standinError_t standinMemAdviseHostResident(void *, std::size_t, int);
 
 standinDrvResult standinDrvMemGetAllocationGranularity(std::size_t *, const standinDrvAllocationProp *, int);
 standinDrvResult standinDrvMemCreate(standinDrvHandle *, std::size_t, const standinDrvAllocationProp *,
@@ -189,6 +191,11 @@ inline constexpr const char *kDescription = "the recording stand-in of the GPU r
 inline constexpr const char *kKernelDriverFile = "/nonexistent/standin-driver-version";
 inline constexpr const char *kKernelDriverMarker = nullptr;
 inline constexpr bool kL2SharedByAllUnits = true;
+
+inline standinError_t keep_in_host_memory(void *p, std::size_t bytes, int device)
+{
+    return standinMemAdviseHostResident(p, bytes, device);
+}
 
 // The stand-in's SMs have the L1 of compute capability 9.0, so describing a device
 // goes through the same steps as on an H200.

@@ -42,6 +42,7 @@ enum class Call {
     external_destroy,
     host_register,
     host_unregister,
+    mem_advise_host_resident,
     // semaphores of another API
     semaphore_import,
     semaphore_signal,

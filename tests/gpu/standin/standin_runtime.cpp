@@ -143,6 +143,7 @@ const char *name(Call call)
                                         "external destroy",
                                         "host register",
                                         "host unregister",
+                                        "mem advise host resident",
                                         "semaphore import",
                                         "semaphore signal",
                                         "semaphore wait",
@@ -481,6 +482,12 @@ standinError_t standinHostRegister(void *p, std::size_t bytes, unsigned)
 {
     if (noted_fails(Call::host_register, p, bytes)) return standinErrorInvalidValue;
     ++vrb::test::standin::live();
+    return standinSuccess;
+}
+standinError_t standinMemAdviseHostResident(void *p, std::size_t bytes, int device)
+{
+    if (noted_fails(Call::mem_advise_host_resident, p, bytes)) return standinErrorNotSupported;
+    vrb::test::standin::records().back().device = device;
     return standinSuccess;
 }
 standinError_t standinHostUnregister(void *p)
