@@ -123,35 +123,16 @@ int live_resources()
 
 const char *name(Call call)
 {
-    static const char *const names[] = {"legacy copy",
-                                        "async copy",
-                                        "async memset",
-                                        "stream synchronize",
-                                        "stream create",
-                                        "other",
-                                        "vm create",
-                                        "vm release",
-                                        "vm reserve",
-                                        "vm address free",
-                                        "vm map",
-                                        "vm unmap",
-                                        "vm set access",
-                                        "vm export",
-                                        "vm import",
-                                        "external import",
-                                        "external map",
-                                        "external destroy",
-                                        "host register",
-                                        "host unregister",
-                                        "mem advise host resident",
-                                        "semaphore import",
-                                        "semaphore signal",
-                                        "semaphore wait",
-                                        "semaphore destroy",
-                                        "can access peer",
-                                        "enable peer access",
-                                        "disable peer access",
-                                        "peer copy"};
+    static const char *const names[] = {"legacy copy",         "async copy",       "async memset",
+                                        "stream synchronize",  "stream create",    "other",
+                                        "vm create",           "vm release",       "vm reserve",
+                                        "vm address free",     "vm map",           "vm unmap",
+                                        "vm set access",       "vm export",        "vm import",
+                                        "external import",     "external map",     "external destroy",
+                                        "host register",       "host unregister",  "mem advise host resident",
+                                        "semaphore import",    "semaphore signal", "semaphore wait",
+                                        "semaphore destroy",   "can access peer",  "enable peer access",
+                                        "disable peer access", "peer copy"};
     return names[int(call)];
 }
 
