@@ -2,14 +2,12 @@
 // walk of dependent loads, never a load outside the chain however it is corrupted, and
 // a corrupted chain reported at the step an unclamped walk would have left it. Chains
 // live in vectors of exactly their length, so the sanitizer build catches a stray load.
+#include "../chase_chains.hpp"
 #include "chase_walk.hpp"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <numeric>
-#include <random>
 #include <vector>
 
 namespace {
@@ -18,33 +16,15 @@ using vrb::gpu::chase_clamped;
 using vrb::gpu::chase_first_stray;
 using vrb::gpu::chase_last_index;
 using vrb::gpu::ChaseStray;
-
-// One cycle through every element, in a shuffled order.
-std::vector<uint32_t> cycle(uint32_t n, uint32_t seed)
-{
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::shuffle(order.begin() + 1, order.end(), std::mt19937(seed));
-    std::vector<uint32_t> chain(n);
-    for (uint32_t k = 0; k < n; ++k)
-        chain[order[k]] = order[(k + 1) % n];
-    return chain;
-}
-
-uint32_t plain_walk(const std::vector<uint32_t> &chain, uint64_t steps)
-{
-    uint32_t j = 0;
-    for (uint64_t s = 0; s < steps; ++s)
-        j = chain.at(j);
-    return j;
-}
+using vrb::test::follow;
+using vrb::test::random_cycle;
 
 TEST(ChaseWalk, AnswersAsAPlainWalkForEveryNumberOfStepsAroundItsUnroll)
 {
-    const std::vector<uint32_t> chain = cycle(37, 1);
+    const std::vector<uint32_t> chain = random_cycle(37, 1);
     for (uint64_t steps = 0; steps <= 5 * vrb::gpu::kChaseUnroll + 3; ++steps) {
         const auto end = chase_clamped(chain.data(), steps, chase_last_index(chain.size()));
-        EXPECT_EQ(end.last, plain_walk(chain, steps)) << steps << " steps";
+        EXPECT_EQ(end.last, follow(chain, steps)) << steps << " steps";
         EXPECT_FALSE(end.strayed) << steps << " steps";
         ChaseStray stray;
         EXPECT_FALSE(chase_first_stray(chain.data(), steps, chain.size(), stray));
@@ -53,7 +33,7 @@ TEST(ChaseWalk, AnswersAsAPlainWalkForEveryNumberOfStepsAroundItsUnroll)
 
 TEST(ChaseWalk, NeverLoadsOutsideAChainWithAnIndexPastItsEndAndReportsWhereItWouldHaveLeft)
 {
-    std::vector<uint32_t> chain = cycle(64, 2);
+    std::vector<uint32_t> chain = random_cycle(64, 2);
     // The index loaded at step 5 (counted from 1) points far outside the chain.
     uint32_t j = 0;
     for (int s = 0; s < 4; ++s)
@@ -73,7 +53,7 @@ TEST(ChaseWalk, NeverLoadsOutsideAChainWithAnIndexPastItsEndAndReportsWhereItWou
 
 TEST(ChaseWalk, TakesAnIndexPastTheEndLoadedByTheFinalStepAsTheAnswerNotAStray)
 {
-    std::vector<uint32_t> chain = cycle(16, 3);
+    std::vector<uint32_t> chain = random_cycle(16, 3);
     uint32_t j = 0;
     for (int s = 0; s < 2; ++s)
         j = chain[j];

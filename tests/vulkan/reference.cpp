@@ -2,10 +2,6 @@
 
 #include <vrambench/pattern.h>
 
-#include <algorithm>
-#include <numeric>
-#include <random>
-
 namespace vrb::vulkan::test {
 
 std::vector<uint32_t> random_lanes(uint64_t lanes, uint32_t seed)
@@ -64,26 +60,6 @@ uint64_t expected_gather(const std::vector<uint32_t> &src1, const std::vector<ui
     for (uint32_t j : index)
         sum += element_sum(src1, j, width);
     return sum;
-}
-
-std::vector<uint32_t> random_cycle(uint32_t n, uint32_t seed)
-{
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::mt19937 rng(seed);
-    std::shuffle(order.begin() + 1, order.end(), rng);
-    std::vector<uint32_t> chain(n);
-    for (uint32_t i = 0; i < n; ++i)
-        chain[order[i]] = order[(i + 1) % n];
-    return chain;
-}
-
-uint32_t follow(const std::vector<uint32_t> &chain, uint64_t steps)
-{
-    uint32_t j = 0;
-    for (uint64_t s = 0; s < steps; ++s)
-        j = chain[j];
-    return j;
 }
 
 } // namespace vrb::vulkan::test

@@ -2,6 +2,8 @@
 // definitions: what every device result is compared with, bit for bit.
 #pragma once
 
+#include "../chase_chains.hpp"
+
 #include <vrambench/plugin.h>
 
 #include <cstdint>
@@ -25,8 +27,8 @@ uint64_t expected_sum(vrb_op_kind kind, const std::vector<uint32_t> &src1, const
 
 uint64_t expected_gather(const std::vector<uint32_t> &src1, const std::vector<uint32_t> &index, uint32_t width);
 
-// A chain for CHASE: one cycle through all n elements in a random order.
-std::vector<uint32_t> random_cycle(uint32_t n, uint32_t seed);
-uint32_t follow(const std::vector<uint32_t> &chain, uint64_t steps);
+// Chains for CHASE (tests/chase_chains.hpp).
+using vrb::test::follow;
+using vrb::test::random_cycle;
 
 } // namespace vrb::vulkan::test
