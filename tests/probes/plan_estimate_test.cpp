@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+using vrb::KiB;
 using vrb::MiB;
 
 namespace {
@@ -83,6 +84,36 @@ TEST(Plans, TakeAnH200sSweepAndChasePastFourTimesItsL2WithTheDatasheetPeak)
     const auto h200 = vrb::test::describe(vrb::test::h200());
     expect_past_four_times_the_cache(h200, 50 * MiB);
     EXPECT_DOUBLE_EQ(*vrb::plan_device(h200, every_probe(), {}).peak.gb_per_s, 4800);
+}
+
+TEST(Plans, GiveAKnownCardsComputeUnitsTheirL1WhereTheApiReportsNone)
+{
+    // An H200 through Vulkan: no caches reported, its SMs counted.
+    auto d = vrb::test::h200();
+    d.api = "Vulkan";
+    d.llc_bytes = 0;
+    const auto h200 = vrb::test::describe(d);
+    const auto sweep = vrb::plan_caches(h200, 132);
+    ASSERT_FALSE(sweep.empty());
+    EXPECT_EQ(sweep.front().level, 1u);
+    EXPECT_EQ(sweep.front().bytes, 256 * KiB);
+    EXPECT_EQ(sweep.front().fewest, 132u); // one per SM, every SM reading
+    EXPECT_EQ(sweep.front().most, 132u);
+    EXPECT_EQ(sweep.back().bytes, 50 * MiB); // the table's L2 after it
+    const auto chase = vrb::plan_caches(h200, 1);
+    EXPECT_EQ(chase.front().fewest * chase.front().bytes, 256 * KiB);
+
+    // A module that reports its own L1 keeps it, and no second one is added.
+    auto reported = vrb::test::describe(vrb::test::h200());
+    reported.info.caches[reported.info.cache_count++] = vrb_cache_info{1, 1, 200 * KiB, "data"};
+    const auto own = vrb::plan_caches(reported, 132);
+    EXPECT_EQ(std::count_if(own.begin(), own.end(), [](const vrb::CacheReach &c) { return c.level == 1; }), 1);
+    EXPECT_EQ(own.front().bytes, 200 * KiB);
+
+    // A card the table does not know gets none.
+    auto unknown = d;
+    unknown.device = 0x1234;
+    EXPECT_TRUE(vrb::plan_caches(vrb::test::describe(unknown), 132).empty());
 }
 
 TEST(Plans, TakeAnMi300xsSweepAndChasePastFourTimesItsInfinityCacheWithTheDatasheetPeak)

@@ -13,60 +13,64 @@ namespace {
 constexpr uint32_t nvidia = 0x10de, amd = 0x1002, intel = 0x8086;
 
 // Bandwidth and memory as the datasheets quote them; the bus width and per-pin rate
-// give the same figure (rate x bits / 8) within the datasheet's rounding.
+// give the same figure (rate x bits / 8) within the datasheet's rounding. A compute
+// unit's L1 (last field) is NVIDIA's unified L1 and shared memory per SM from the
+// architecture's tuning guide, and the vector L1 per CU from AMD's CDNA 2 and 3
+// whitepapers; RDNA and Xe entries leave it out (their first levels are not one cache
+// per unit of the kind the runtimes count).
 constexpr CardSpec cards[] = {
     // NVIDIA H200 Tensor Core GPU datasheet (H200 SXM: 141 GB HBM3e, 4.8 TB/s);
     // NVIDIA H100 Tensor Core GPU Architecture whitepaper (GH100: 50 MB L2, 132 SMs on SXM).
     {"NVIDIA H200 SXM 141GB", nvidia, 0x2335, 141, 132, MemoryType::hbm3e, 6144, 6.25, 4800, 50 * MiB, "L2", true,
-     "NVIDIA H200 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper (L2)"},
+     "NVIDIA H200 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper (L2)", 256 * KiB},
     // NVIDIA H100 Tensor Core GPU datasheet (H100 SXM: 80 GB HBM3, 3.35 TB/s); the
     // architecture whitepaper for the 5120-bit bus and 50 MB L2.
     {"NVIDIA H100 SXM5 80GB", nvidia, 0x2330, 80, 132, MemoryType::hbm3, 5120, 5.23, 3350, 50 * MiB, "L2", true,
-     "NVIDIA H100 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper"},
+     "NVIDIA H100 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper", 256 * KiB},
     // NVIDIA H100 Tensor Core GPU datasheet (H100 PCIe: 80 GB HBM2e, 2 TB/s, 114 SMs).
     {"NVIDIA H100 PCIe 80GB", nvidia, 0x2331, 80, 114, MemoryType::hbm2e, 5120, 3.2, 2000, 50 * MiB, "L2", true,
-     "NVIDIA H100 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper"},
+     "NVIDIA H100 Tensor Core GPU datasheet; NVIDIA H100 Tensor Core GPU Architecture whitepaper", 256 * KiB},
     // NVIDIA A100 Tensor Core GPU datasheet (40 GB HBM2: 1555 GB/s; 80 GB HBM2e: 2039 GB/s
     // SXM4, 1935 GB/s PCIe); NVIDIA A100 Tensor Core GPU Architecture whitepaper (40 MB L2).
     {"NVIDIA A100 SXM4 40GB", nvidia, 0x20b0, 40, 108, MemoryType::hbm2, 5120, 2.43, 1555, 40 * MiB, "L2", true,
-     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper", 192 * KiB},
     {"NVIDIA A100 PCIe 40GB", nvidia, 0x20b1, 40, 108, MemoryType::hbm2, 5120, 2.43, 1555, 40 * MiB, "L2", true,
-     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper", 192 * KiB},
     {"NVIDIA A100 PCIe 40GB", nvidia, 0x20f1, 40, 108, MemoryType::hbm2, 5120, 2.43, 1555, 40 * MiB, "L2", true,
-     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper", 192 * KiB},
     {"NVIDIA A100 SXM4 80GB", nvidia, 0x20b2, 80, 108, MemoryType::hbm2e, 5120, 3.19, 2039, 40 * MiB, "L2", true,
-     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper", 192 * KiB},
     {"NVIDIA A100 PCIe 80GB", nvidia, 0x20b5, 80, 108, MemoryType::hbm2e, 5120, 3.02, 1935, 40 * MiB, "L2", true,
-     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
+     "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 Tensor Core GPU Architecture whitepaper", 192 * KiB},
     // NVIDIA L40S datasheet (48 GB GDDR6, 864 GB/s); NVIDIA Ada GPU Architecture
     // whitepaper (AD102: 96 MB L2).
     {"NVIDIA L40S", nvidia, 0x26b9, 48, 0, MemoryType::gddr6, 384, 18, 864, 96 * MiB, "L2", false,
-     "NVIDIA L40S datasheet; NVIDIA Ada GPU Architecture whitepaper (L2)"},
+     "NVIDIA L40S datasheet; NVIDIA Ada GPU Architecture whitepaper (L2)", 128 * KiB},
     // NVIDIA Ada GPU Architecture whitepaper: RTX 4090 21 Gbps on 384 bits (1008 GB/s),
     // 72 MB L2; RTX 4080 22.4 Gbps on 256 bits (716.8 GB/s), 64 MB L2.
     {"NVIDIA GeForce RTX 4090", nvidia, 0x2684, 24, 0, MemoryType::gddr6x, 384, 21, 1008, 72 * MiB, "L2", false,
-     "NVIDIA Ada GPU Architecture whitepaper"},
+     "NVIDIA Ada GPU Architecture whitepaper", 128 * KiB},
     {"NVIDIA GeForce RTX 4080", nvidia, 0x2704, 16, 0, MemoryType::gddr6x, 256, 22.4, 716.8, 64 * MiB, "L2", false,
-     "NVIDIA Ada GPU Architecture whitepaper"},
+     "NVIDIA Ada GPU Architecture whitepaper", 128 * KiB},
     // NVIDIA Ampere GA102 GPU Architecture whitepaper: RTX 3090 19.5 Gbps on 384 bits
     // (936 GB/s), 6 MB L2.
     {"NVIDIA GeForce RTX 3090", nvidia, 0x2204, 24, 0, MemoryType::gddr6x, 384, 19.5, 936, 6 * MiB, "L2", false,
-     "NVIDIA Ampere GA102 GPU Architecture whitepaper"},
+     "NVIDIA Ampere GA102 GPU Architecture whitepaper", 128 * KiB},
     // AMD Instinct MI300X data sheet (192 GB HBM3, 5.3 TB/s, 304 CUs, 256 MB AMD
     // Infinity Cache); AMD CDNA 3 architecture whitepaper (8192-bit HBM3 at 5.2 Gbps).
     {"AMD Instinct MI300X", amd, 0x74a1, 192, 304, MemoryType::hbm3, 8192, 5.2, 5300, 256 * MiB, "Infinity Cache", true,
-     "AMD Instinct MI300X data sheet; AMD CDNA 3 architecture whitepaper"},
+     "AMD Instinct MI300X data sheet; AMD CDNA 3 architecture whitepaper", 32 * KiB},
     // AMD Instinct MI250X and MI250 data sheets: 128 GB HBM2e at 3.2 TB/s over two GCDs
     // (8192 bits); each GCD is a device of its own with half of it: 64 GB, 4096 bits,
     // 1.6 TB/s, 8 MB L2 (AMD CDNA 2 architecture whitepaper). 220 CUs on the MI250X,
     // 208 on the MI250: 110 and 104 per GCD, the only thing that tells them apart.
     {"AMD Instinct MI250X (one GCD)", amd, 0x740c, 64, 110, MemoryType::hbm2e, 4096, 3.2, 1638.4, 8 * MiB, "L2", false,
-     "AMD Instinct MI250X data sheet; AMD CDNA 2 architecture whitepaper"},
+     "AMD Instinct MI250X data sheet; AMD CDNA 2 architecture whitepaper", 16 * KiB},
     {"AMD Instinct MI250 (one GCD)", amd, 0x740c, 64, 104, MemoryType::hbm2e, 4096, 3.2, 1638.4, 8 * MiB, "L2", false,
-     "AMD Instinct MI250 data sheet; AMD CDNA 2 architecture whitepaper"},
+     "AMD Instinct MI250 data sheet; AMD CDNA 2 architecture whitepaper", 16 * KiB},
     // AMD Instinct MI210 data sheet: 64 GB HBM2e, 1.6 TB/s on 4096 bits, 104 CUs, 8 MB L2.
     {"AMD Instinct MI210", amd, 0x740f, 64, 0, MemoryType::hbm2e, 4096, 3.2, 1638.4, 8 * MiB, "L2", false,
-     "AMD Instinct MI210 data sheet"},
+     "AMD Instinct MI210 data sheet", 16 * KiB},
     // AMD Radeon RX 7900 XTX and XT specifications (amd.com): 24 GB GDDR6 at 20 Gbps on
     // 384 bits (960 GB/s) with 96 MB Infinity Cache; 20 GB on 320 bits (800 GB/s) with 80 MB.
     {"AMD Radeon RX 7900 XTX", amd, 0x744c, 24, 0, MemoryType::gddr6, 384, 20, 960, 96 * MiB, "Infinity Cache", false,

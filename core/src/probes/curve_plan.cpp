@@ -3,6 +3,7 @@
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/planning/device_table.hpp>
 #include <vrambench/core/results/device_record.hpp>
 
 #include <fmt/format.h>
@@ -101,6 +102,17 @@ CacheTarget plan_cache(const DeviceRecord &device, Suite suite, uint32_t threads
 std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads)
 {
     std::vector<CacheReach> caches = cache_reach(device.info, threads);
+    // A compute unit's L1 the API does not report (Vulkan, OpenCL) but the device table
+    // knows: kernels that re-read their items read them from it, and that plateau must
+    // not take another level's name.
+    const bool l1_reported =
+        std::any_of(caches.begin(), caches.end(), [](const CacheReach &c) { return c.level == 1; });
+    if (const CardMatch card = match_card(device.info); !l1_reported && card.card && card.card->unit_l1_bytes) {
+        vrb_device_info with_l1 = device.info;
+        with_l1.cache_count = 1;
+        with_l1.caches[0] = vrb_cache_info{1, 1, card.card->unit_l1_bytes, "data"};
+        caches.insert(caches.begin(), cache_reach(with_l1, threads).front());
+    }
     const LastLevelCache llc = device.last_level_cache();
     uint64_t largest = 0;
     uint32_t level = 0;

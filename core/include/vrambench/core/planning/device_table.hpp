@@ -1,5 +1,6 @@
 // Datasheet facts about the common compute cards of the last three generations: peak
-// memory bandwidth, bus width, memory type and last-level cache, per visible device.
+// memory bandwidth, bus width, memory type, last-level cache and the L1 of a compute
+// unit, per visible device.
 //
 // A PCI id is not a card model: 1002:744c is both the RX 7900 XT and XTX, 1002:740c
 // both MI250X and MI250, and an Arc A770 comes with 8 or 16 GB at different speeds. An
@@ -36,6 +37,10 @@ struct CardSpec {
     std::string_view last_level_name;
     bool partitionable = false; // MIG or partition modes can split it into several devices
     std::string_view source;    // the vendor documents the figures come from
+    // One SM's or CU's L1 data cache, for modules whose API reports none (Vulkan,
+    // OpenCL): kernels that re-read their items keep them there, up to this times the
+    // compute units. 0 where the entry does not say.
+    uint64_t unit_l1_bytes = 0;
 };
 
 // Every entry, in no particular order.
