@@ -174,8 +174,10 @@ void describe_device(int ordinal, vrb_device_info &info)
     if (device_architecture(ordinal, architecture, sizeof architecture) != kSuccess) architecture[0] = 0;
     (void)take_last_error();
 
-    // Each SM or CU has its own; the runtimes do not say how large (l1_caches.hpp).
-    if (const L1Cache l1 = unit_l1(major, minor, architecture); l1.bytes) {
+    // Each SM or CU has its own; the runtimes do not say how large (l1_caches.hpp). Only
+    // beside the L2: an L1 alone would be taken for the last level.
+    const int l2 = attribute_or(Attribute::l2_cache_bytes, ordinal, 0);
+    if (const L1Cache l1 = unit_l1(major, minor, architecture); l1.bytes && l2 > 0) {
         vrb_cache_info &cache = info.caches[info.cache_count++];
         cache.level = 1;
         cache.bytes = l1.bytes;
@@ -183,7 +185,6 @@ void describe_device(int ordinal, vrb_device_info &info)
         copy_string(cache.kind, "data");
         add_property(info, "l1_per_compute_unit", l1.note);
     }
-    const int l2 = attribute_or(Attribute::l2_cache_bytes, ordinal, 0);
     if (l2 > 0) {
         vrb_cache_info &cache = info.caches[info.cache_count++];
         cache.level = 2;

@@ -36,10 +36,16 @@ TEST(ChaseWalk, NeverLoadsOutsideAChainWithAnIndexPastItsEndAndReportsWhereItWou
     std::vector<uint32_t> chain = random_cycle(64, 2);
     // The index loaded at step 5 (counted from 1) points far outside the chain.
     uint32_t j = 0;
-    for (int s = 0; s < 4; ++s)
+    for (int s = 0; s < 4; ++s) {
+        ASSERT_NE(j, 63u) << "the walk to the stray passes the last element";
         j = chain[j];
+    }
     const uint32_t from = j;
+    ASSERT_NE(from, 63u);
     chain[from] = 1u << 30;
+    // Past the stray the walk goes on clamped to the last element, which leads outside
+    // too: the first stray is the one reported.
+    chain[63] = (1u << 30) + 7;
     for (uint64_t steps : {6u, 7u, 40u, 1000u}) {
         const auto end = chase_clamped(chain.data(), steps, chase_last_index(chain.size()));
         EXPECT_TRUE(end.strayed) << steps << " steps";

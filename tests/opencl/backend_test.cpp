@@ -139,7 +139,7 @@ TEST_F(OpenclBackend, AChaseInOneSegmentEndsWhereTheHostWalkEndsAndFailsOnTheFir
         j = chain[j];
     }
     EXPECT_EQ(device->run(chase, 2).output.checksum, j);
-    // The index loaded at step 500 leads outside; it is met when step 501 follows it.
+    // The index step 501 loads leads outside; it is met when step 502 follows it.
     chain[at_500] = 77777;
     upload(*data, offset, chain);
     try {

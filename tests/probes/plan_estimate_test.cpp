@@ -99,7 +99,8 @@ TEST(Plans, GiveAKnownCardsComputeUnitsTheirL1WhereTheApiReportsNone)
     EXPECT_EQ(sweep.front().bytes, 256 * KiB);
     EXPECT_EQ(sweep.front().fewest, 132u); // one per SM, every SM reading
     EXPECT_EQ(sweep.front().most, 132u);
-    EXPECT_EQ(sweep.back().bytes, 50 * MiB); // the table's L2 after it
+    EXPECT_EQ(sweep.back().bytes, 50 * MiB); // the table's L2 after it, as level 2
+    EXPECT_EQ(sweep.back().level, 2u);
     const auto chase = vrb::plan_caches(h200, 1);
     EXPECT_EQ(chase.front().fewest * chase.front().bytes, 256 * KiB);
 
@@ -109,6 +110,20 @@ TEST(Plans, GiveAKnownCardsComputeUnitsTheirL1WhereTheApiReportsNone)
     const auto own = vrb::plan_caches(reported, 132);
     EXPECT_EQ(std::count_if(own.begin(), own.end(), [](const vrb::CacheReach &c) { return c.level == 1; }), 1);
     EXPECT_EQ(own.front().bytes, 200 * KiB);
+
+    // Where the L1s together outgrow the L2 (an RTX 3090: 82 x 128 KiB against 6 MiB),
+    // the table's L2 still follows them.
+    vrb::test::Description rtx3090;
+    rtx3090.api = "Vulkan";
+    rtx3090.vendor = 0x10de;
+    rtx3090.device = 0x2204;
+    rtx3090.memory_gib = 24;
+    rtx3090.compute_units = 82;
+    const auto ga102 = vrb::plan_caches(vrb::test::describe(rtx3090), 82);
+    ASSERT_EQ(ga102.size(), 2u);
+    EXPECT_EQ(ga102[0].bytes * ga102[0].most, 82 * 128 * KiB);
+    EXPECT_EQ(ga102[1].level, 2u);
+    EXPECT_EQ(ga102[1].bytes, 6 * MiB);
 
     // A card the table does not know gets none.
     auto unknown = d;

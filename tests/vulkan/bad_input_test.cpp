@@ -109,26 +109,34 @@ TEST_F(BadInput, a_chase_leaving_its_buffer_is_reported)
     EXPECT_EQ(run(device, op).output.checksum, 5000u);
 }
 
-TEST_F(BadInput, a_chase_leaving_its_buffer_after_many_steps_is_reported_with_the_index_it_met)
+TEST_F(BadInput, a_chase_leaving_its_buffer_after_many_steps_is_reported_with_the_first_index_outside)
 {
-    // 0 -> 1 -> ... -> 20000 -> outside, past the steps one dispatch takes on devices that
-    // bound a shader's loops (llvmpipe: 16384), and at an offset into the buffer.
+    // 0 -> 1 -> ... -> at -> outside, with steps enough for three dispatches on devices
+    // that bound a shader's loops (llvmpipe: 16384 steps each), at an offset into the
+    // buffer. The index loaded by step 16384, a dispatch's last, is followed by the next
+    // dispatch; one met in the second is handed to the third. After the first stray the
+    // walk goes on clamped to the last element, which leads outside again elsewhere: the
+    // first is the one reported.
     const uint32_t n = 30000, offset = 64;
-    std::vector<uint32_t> chain(n);
-    for (uint32_t i = 0; i < n; ++i)
-        chain[i] = (i + 1) % n;
-    chain[20000] = 123456789;
     BufferPtr big = alloc(device, 0, offset * 4 + n * 4);
     ASSERT_TRUE(big);
-    upload(big.get(), offset * 4, chain);
-    vrb_operation op = vrb::make_operation(VRB_OP_CHASE, 4, 25000);
-    op.src1 = {big.get(), offset * 4};
-    expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "123456789");
-    // Ending on it without following it is an answer.
-    op.count = 20001;
-    EXPECT_EQ(run(device, op).output.checksum, 123456789u);
-    op.count = 19999;
-    EXPECT_EQ(run(device, op).output.checksum, 19999u);
+    for (uint32_t at : {16383u, 20000u}) {
+        SCOPED_TRACE("stray loaded from element " + std::to_string(at));
+        std::vector<uint32_t> chain(n);
+        for (uint32_t i = 0; i < n; ++i)
+            chain[i] = (i + 1) % n;
+        chain[at] = 123456789;
+        chain[n - 1] = 987654321;
+        upload(big.get(), offset * 4, chain);
+        vrb_operation op = vrb::make_operation(VRB_OP_CHASE, 4, 40000);
+        op.src1 = {big.get(), offset * 4};
+        expect_refused(try_run(device, op), VRB_ERROR_INVALID_ARGUMENT, "123456789");
+        // Ending on it without following it is an answer.
+        op.count = at + 1;
+        EXPECT_EQ(run(device, op).output.checksum, 123456789u);
+        op.count = at;
+        EXPECT_EQ(run(device, op).output.checksum, at);
+    }
 }
 
 TEST_F(BadInput, a_gather_or_chase_source_offset_past_the_buffer_or_unaligned_is_refused)

@@ -102,25 +102,28 @@ CacheTarget plan_cache(const DeviceRecord &device, Suite suite, uint32_t threads
 std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads)
 {
     std::vector<CacheReach> caches = cache_reach(device.info, threads);
-    // A compute unit's L1 the API does not report (Vulkan, OpenCL) but the device table
-    // knows: kernels that re-read their items read them from it, and that plateau must
-    // not take another level's name.
-    const bool l1_reported =
-        std::any_of(caches.begin(), caches.end(), [](const CacheReach &c) { return c.level == 1; });
-    if (const CardMatch card = match_card(device.info); !l1_reported && card.card && card.card->unit_l1_bytes) {
-        vrb_device_info with_l1 = device.info;
-        with_l1.cache_count = 1;
-        with_l1.caches[0] = vrb_cache_info{1, 1, card.card->unit_l1_bytes, "data"};
-        caches.insert(caches.begin(), cache_reach(with_l1, threads).front());
-    }
-    const LastLevelCache llc = device.last_level_cache();
     uint64_t largest = 0;
     uint32_t level = 0;
     for (const CacheReach &c : caches) {
         largest = std::max(largest, c.bytes * c.most);
         level = std::max(level, c.level);
     }
-    if (llc.bytes > largest) caches.push_back({level + 1, llc.bytes, 1, 1});
+    // A compute unit's L1 the API does not report (Vulkan, OpenCL) but the device table
+    // knows: kernels that re-read their items read them from it, and that plateau must
+    // not take another level's name. It is level 1, so the caches past it are 2 and on.
+    const CardMatch card = match_card(device.info);
+    const bool table_l1 = card.card && card.card->unit_l1_bytes &&
+                          std::none_of(caches.begin(), caches.end(), [](const CacheReach &c) { return c.level == 1; });
+    if (table_l1) level = std::max(level, 1u);
+    // The last-level cache where the API reports none as large (the table's, or --llc).
+    if (const LastLevelCache llc = device.last_level_cache(); llc.bytes > largest)
+        caches.push_back({level + 1, llc.bytes, 1, 1});
+    if (table_l1) {
+        vrb_device_info with_l1 = device.info;
+        with_l1.cache_count = 1;
+        with_l1.caches[0] = vrb_cache_info{1, 1, card.card->unit_l1_bytes, "data"};
+        caches.insert(caches.begin(), cache_reach(with_l1, threads).front());
+    }
     return caches;
 }
 
