@@ -52,6 +52,7 @@ class CapacityFragmentationProbe final : public Probe {
         std::optional<Touch> corrupt;
         WriteReference reference;
         reference.bytes = chunk;
+        reference.cache_resident = cache_resident(chunk, ctx.record.last_level_cache_bytes());
         r.extra["chunks_ended_by"] = "budget";
         while (chunks.size() < count && (chunks.size() + 1) * chunk <= budget.bytes) {
             ctx.progress(fmt::format("chunk {} of {}", chunks.size() + 1, count),
@@ -116,6 +117,7 @@ class CapacityFragmentationProbe final : public Probe {
         r.extra["requested_bytes"] = freed;
         r.extra["held_bytes"] = kept;
         r.extra["full_request_fits"] = search.largest == freed;
+        r.extra["reference"] = reference.to_json();
         r.extra["largest_share_of_freed"] = static_cast<double>(search.largest) / static_cast<double>(freed);
         r.extra["steps"] = steps;
         add_reported_free(r, budget, search.largest);

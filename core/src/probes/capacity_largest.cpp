@@ -36,7 +36,15 @@ double gb_per_s(uint64_t bytes, double seconds)
 
 nlohmann::json WriteReference::to_json() const
 {
-    return {{"bytes", bytes}, {"first_write_gb_per_s", first_gb_per_s}, {"second_write_gb_per_s", warm_gb_per_s}};
+    return {{"bytes", bytes},
+            {"first_write_gb_per_s", first_gb_per_s},
+            {"second_write_gb_per_s", warm_gb_per_s},
+            {"cache_resident", cache_resident}};
+}
+
+bool cache_resident(uint64_t bytes, uint64_t last_level_cache)
+{
+    return last_level_cache > 0 && bytes < 2 * last_level_cache;
 }
 
 WriteReference measure_write_reference(Device &device, uint32_t kind, uint64_t budget, uint64_t last_level_cache,
@@ -47,6 +55,7 @@ WriteReference measure_write_reference(Device &device, uint32_t kind, uint64_t b
     bytes = std::max(round_to_granule(std::min(bytes, budget / 4)), capacity_granule);
     WriteReference ref;
     ref.bytes = bytes;
+    ref.cache_resident = cache_resident(bytes, last_level_cache);
     auto buffer = device.allocate(kind, bytes);
     const Touch first = touch_buffer(device, *buffer, VRB_PATTERN_RANDOM, search_seed);
     if (!first.verified() && !corrupt) corrupt = first;
@@ -73,7 +82,7 @@ Attempt attempt_allocation(Device &device, uint32_t kind, uint64_t bytes, uint32
     step["write_gb_per_s"] = t.write_gb_per_s();
     step["read_gb_per_s"] = gb_per_s(bytes, t.read_seconds);
     Attempt outcome = Attempt::fits;
-    if (t.write_gb_per_s() < reference.first_gb_per_s * spill_ratio) {
+    if (!reference.cache_resident && t.write_gb_per_s() < reference.first_gb_per_s * spill_ratio) {
         // A slow first write may have paid for lazy allocation: the second decides.
         const double again = gb_per_s(bytes, rewrite_seconds(device, *buffer, VRB_PATTERN_RANDOM, seed));
         step["second_write_gb_per_s"] = again;

@@ -20,8 +20,15 @@ struct WriteReference {
     uint64_t bytes = 0;
     double first_gb_per_s = 0; // the first write, which may pay for lazy allocation
     double warm_gb_per_s = 0;  // the second
+    // Within twice the last-level cache, the caches give the reference its rates, and a
+    // candidate past them writes at memory's, four times slower on a CPU: nothing is
+    // judged spilled against such a reference (a small budget leaves no room for one).
+    bool cache_resident = false;
     nlohmann::json to_json() const;
 };
+
+// Whether a reference of `bytes` is within twice a known last-level cache.
+bool cache_resident(uint64_t bytes, uint64_t last_level_cache);
 
 // A candidate that writes below this share of the reference rate has spilled.
 inline constexpr double spill_ratio = 0.25;
