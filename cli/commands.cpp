@@ -5,6 +5,7 @@
 #include <vrambench/core/modules/registry.hpp>
 #include <vrambench/core/planning/peak.hpp>
 #include <vrambench/core/planning/plan.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/results/output_file.hpp>
 #include <vrambench/core/results/report.hpp>
 #include <vrambench/core/results/result_index.hpp>
@@ -210,8 +211,8 @@ int cmd_plan(const Options &o, const RunRequest &request)
         const bool wanted_backend =
             request.backends.empty() ||
             std::find(request.backends.begin(), request.backends.end(), name) != request.backends.end();
-        for (const auto &d : b.value("devices", nlohmann::json::array())) {
-            const std::string id = d.value("id", "");
+        for (const auto &d : array_or_empty(b, "devices")) {
+            const std::string id = text_or(d, "id", "");
             const bool wanted = request.devices.empty() ? wanted_backend
                                                         : std::find(request.devices.begin(), request.devices.end(),
                                                                     id) != request.devices.end();

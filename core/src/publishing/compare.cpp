@@ -55,8 +55,8 @@ std::string parameters_text(const json &p)
 
 std::string x_text(const json &curve, double x)
 {
-    const std::string name = curve.value("x", "x");
-    if (curve.value("x_unit", "") == "bytes" && x >= 0) return fmt::format("{} {}", name, format_size(uint64_t(x)));
+    const std::string name = text_or(curve, "x", "x");
+    if (text_or(curve, "x_unit", "") == "bytes" && x >= 0) return fmt::format("{} {}", name, format_size(uint64_t(x)));
     return fmt::format("{} {:g}", name, x);
 }
 
@@ -184,7 +184,7 @@ ComparedFigure figure(const json &base_r, const Device &bd, const Device &od, co
 void compare_curves(const json &base_r, const json &other_r, const Device &bd, const Device &od, Comparison &comparison)
 {
     const json &bc = *curve_of(base_r), &oc = *curve_of(other_r);
-    const std::string x_name = bc.value("x", "x");
+    const std::string x_name = text_or(bc, "x", "x");
     const std::string label = result_line(base_r, bd.id);
     using Items = std::vector<std::pair<double, const json *>>;
     auto points = [&](const json &curve) {
@@ -262,7 +262,7 @@ std::string_view to_string(DeviceMatch match)
 
 json identity_parameters(const json &result)
 {
-    json p = result.value("parameters", json::object());
+    json p = object_or_empty(result, "parameters");
     if (!p.is_object()) return json::object();
     for (const char *key : procedure_parameters)
         p.erase(key);

@@ -27,7 +27,7 @@ std::optional<std::string> fleet_figure(const json &result)
     const std::string probe = text_or(result, "probe", "");
     if (probe == "latency.chase") return "latency";
     if (probe != "bandwidth.stream") return std::nullopt;
-    const std::string operation = text_or(result.value("parameters", json::object()), "operation", "");
+    const std::string operation = text_or(object_or_empty(result, "parameters"), "operation", "");
     if (operation == "copy" || operation == "triad") return operation;
     return std::nullopt;
 }
@@ -94,7 +94,7 @@ FleetComparison compare_fleet_documents(const std::vector<std::pair<std::string,
     std::map<std::tuple<std::string, std::string, std::string, std::string>, FleetGroup> groups;
     std::map<std::string, bool> cards_seen;
     for (const auto &[file, doc] : documents) {
-        const std::string host = text_or(doc.value("host", json::object()), "hostname", "?");
+        const std::string host = text_or(object_or_empty(doc, "host"), "hostname", "?");
         std::map<std::string, const json *> devices;
         for (const auto &d : doc.at("devices"))
             devices[text_or(d, "id", "?")] = &d;

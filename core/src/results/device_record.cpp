@@ -4,6 +4,7 @@
 #include <vrambench/core/planning/peak.hpp>
 #include <vrambench/core/results/card_key.hpp>
 #include <vrambench/core/results/device_record.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 
@@ -267,11 +268,11 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
         throw UsageError("device description: not an object with an id");
     DeviceRecord d;
     d.id = j["id"].get<std::string>();
-    d.backend = j.value("backend", "");
+    d.backend = text_or(j, "backend", "");
     d.index = count_of<uint32_t>(j, "index").value_or(0);
     vrb_device_info &i = d.info;
     i.struct_size = sizeof i;
-    i.type = type_from_name(j.value("type", "other"));
+    i.type = type_from_name(text_or(j, "type", "other"));
     copy_text(i.name, j, "name");
     copy_text(i.vendor, j, "vendor");
     copy_text(i.api, j, "api");
@@ -309,7 +310,7 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
             *target.second = *v;
             i.known |= target.first;
         }
-    for (const auto &c : j.value("caches", nlohmann::json::array())) {
+    for (const auto &c : array_or_empty(j, "caches")) {
         if (i.cache_count >= VRB_MAX_CACHES) break;
         vrb_cache_info &out = i.caches[i.cache_count++];
         out.level = count_of<uint32_t>(c, "level").value_or(0);
@@ -317,14 +318,14 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
         out.shared_by = count_of<uint32_t>(c, "shared_by").value_or(0);
         copy_text(out.kind, c, "kind");
     }
-    for (const auto &h : j.value("heaps", nlohmann::json::array())) {
+    for (const auto &h : array_or_empty(j, "heaps")) {
         if (i.heap_count >= VRB_MAX_HEAPS) break;
         vrb_heap_info &out = i.heaps[i.heap_count++];
         out.bytes = count_of<uint64_t>(h, "bytes").value_or(0);
         out.budget_bytes = count_of<uint64_t>(h, "budget_bytes").value_or(0);
         out.flags = flags_from_names(h.value("flags", nlohmann::json()));
     }
-    for (const auto &k : j.value("memory_kinds", nlohmann::json::array())) {
+    for (const auto &k : array_or_empty(j, "memory_kinds")) {
         vrb_memory_kind_info kind{};
         kind.struct_size = sizeof kind;
         kind.flags = flags_from_names(k.value("flags", nlohmann::json()));
@@ -333,7 +334,7 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
         kind.max_allocation_bytes = count_of<uint64_t>(k, "max_allocation_bytes").value_or(0);
         d.kinds.push_back(kind);
     }
-    const nlohmann::json properties = j.value("properties", nlohmann::json::object());
+    const nlohmann::json properties = object_or_empty(j, "properties");
     for (const auto &[key, value] : properties.items()) {
         if (i.property_count >= VRB_MAX_PROPERTIES || !value.is_string()) continue;
         vrb_property &p = i.properties[i.property_count++];

@@ -1,4 +1,5 @@
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/results/readable.hpp>
 #include <vrambench/core/results/report.hpp>
 #include <vrambench/core/run/runner.hpp>
@@ -35,9 +36,9 @@ std::string parameter_text(const nlohmann::json &p)
 
 std::string x_text(const nlohmann::json &curve, double x)
 {
-    if (curve.value("x_unit", "") == "bytes") {
+    if (text_or(curve, "x_unit", "") == "bytes") {
         const std::string size = format_size(static_cast<uint64_t>(x));
-        return curve.value("x", "") == "offset_bytes" ? "+" + size : size;
+        return text_or(curve, "x", "") == "offset_bytes" ? "+" + size : size;
     }
     return fmt::format("{:.0f}", x);
 }
@@ -49,7 +50,7 @@ std::string curve_text(const nlohmann::json &curve, const ReadableScale &scale)
     constexpr int per_line = 4;
     const auto &points = curve.at("points");
     const auto &plateaus = curve.at("plateaus");
-    const std::string x_name = curve.value("x", "x");
+    const std::string x_name = text_or(curve, "x", "x");
     std::string out;
     int column = 0;
     for (const auto &p : points) {
@@ -61,7 +62,7 @@ std::string curve_text(const nlohmann::json &curve, const ReadableScale &scale)
                 if (x >= plateau["from"].get<double>() && x <= plateau["to"].get<double>())
                     mark = plateau["name"].get<std::string>();
         }
-        if (p.value("status", "ok") != "ok" && p.value("status", "ok") != "suspect")
+        if (text_or(p, "status", "ok") != "ok" && text_or(p, "status", "ok") != "suspect")
             mark = "!" + p["status"].get<std::string>();
         out += fmt::format("{}{:>10} {:>9} {:<8}", column == 0 ? "    " : "", x_text(curve, x), value, mark);
         if (++column == per_line) {
@@ -139,19 +140,20 @@ std::string table_row(const ProbeResult &r)
 
 std::string device_heading(const nlohmann::json &d)
 {
-    std::string line = fmt::format("{}: {} ({}", d["id"].get<std::string>(), d.value("name", "?"), d.value("api", "?"));
+    std::string line =
+        fmt::format("{}: {} ({}", d["id"].get<std::string>(), text_or(d, "name", "?"), text_or(d, "api", "?"));
     if (d.value("total_memory_bytes", nlohmann::json()).is_number())
         line += ", " + format_size(d["total_memory_bytes"].get<uint64_t>());
     if (d.value("peak_bandwidth_gbps", nlohmann::json()).is_number()) {
-        const nlohmann::json peak = d.value("peak", nlohmann::json::object());
+        const nlohmann::json peak = object_or_empty(d, "peak");
         line += fmt::format(", peak {:.1f} GB/s{}", d["peak_bandwidth_gbps"].get<double>(),
-                            peak.value("source", "").empty() ? "" : " (" + peak.value("source", "") + ")");
-        if (peak.value("disagreement", false)) line += ", runtime clock disagrees";
+                            text_or(peak, "source", "").empty() ? "" : " (" + text_or(peak, "source", "") + ")");
+        if (flag_or(peak, "disagreement", false)) line += ", runtime clock disagrees";
     }
-    if (const nlohmann::json llc = d.value("last_level_cache", nlohmann::json::object());
+    if (const nlohmann::json llc = object_or_empty(d, "last_level_cache");
         llc.value("bytes", nlohmann::json()).is_number())
         line += fmt::format(", last-level cache {} ({})", format_size(llc["bytes"].get<uint64_t>()),
-                            llc.value("source", ""));
+                            text_or(llc, "source", ""));
     return line + ")\n";
 }
 
@@ -163,8 +165,8 @@ std::string describe_backends(const nlohmann::json &backends)
     // One card seen through several APIs has one key: each device names the others.
     std::map<std::string, std::vector<std::string>> cards;
     for (const auto &b : backends)
-        if (b.value("state", "") == "available")
-            for (const auto &d : b.value("devices", nlohmann::json::array()))
+        if (text_or(b, "state", "") == "available")
+            for (const auto &d : array_or_empty(b, "devices"))
                 if (d.contains("key") && d["key"].is_string())
                     cards[d["key"].get<std::string>()].push_back(d["id"].get<std::string>());
     for (const auto &b : backends) {
@@ -204,7 +206,7 @@ std::string describe_device_text(const nlohmann::json &d)
 {
     using nlohmann::json;
     std::string out = fmt::format("{}: {}\n", d["id"].get<std::string>(), d["name"].get<std::string>());
-    const json unknown = d.value("unknown", json::object());
+    const json unknown = object_or_empty(d, "unknown");
     std::set<std::string> explained;
     auto line = [&](std::string_view label, const std::string &text) {
         out += fmt::format("  {:<22} {}\n", label, text);
@@ -242,23 +244,23 @@ std::string describe_device_text(const nlohmann::json &d)
     field("memory bus width", "memory_bus_width_bits", [](const json &v) { return v.dump() + " bits"; });
     field("memory clock", "memory_clock_khz", mhz);
     field("peak bandwidth", "peak_bandwidth_gbps", [&](const json &v) {
-        const json peak = d.value("peak", json::object());
-        const std::string source = peak.value("source", "");
+        const json peak = object_or_empty(d, "peak");
+        const std::string source = text_or(peak, "source", "");
         return fmt::format("{:.1f} GB/s{}", v.get<double>(), source.empty() ? "" : " (" + source + ")");
     });
-    for (const auto &c : d.value("caches", json::array()))
+    for (const auto &c : array_or_empty(d, "caches"))
         line(fmt::format("cache L{} {}", c["level"].get<int>(), c["kind"].get<std::string>()),
              format_size(c["bytes"].get<uint64_t>()) +
                  (c["shared_by"].is_null() ? "" : fmt::format(", shared by {}", c["shared_by"].dump())));
-    for (const auto &h : d.value("heaps", json::array()))
+    for (const auto &h : array_or_empty(d, "heaps"))
         line(fmt::format("heap {}", h["index"].dump()),
              fmt::format("{} ({})", format_size(h["bytes"].get<uint64_t>()),
                          fmt::join(h["flags"].get<std::vector<std::string>>(), ", ")));
-    for (const auto &k : d.value("memory_kinds", json::array()))
+    for (const auto &k : array_or_empty(d, "memory_kinds"))
         line(fmt::format("memory kind {}", k["index"].dump()),
              fmt::format("{} ({})", k["name"].get<std::string>(),
                          fmt::join(k["flags"].get<std::vector<std::string>>(), ", ")));
-    const json properties = d.value("properties", json::object());
+    const json properties = object_or_empty(d, "properties");
     for (const auto &[key, value] : properties.items())
         line(key, text(value));
     for (const auto &[key, value] : unknown.items())

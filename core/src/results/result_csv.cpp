@@ -1,5 +1,6 @@
 // A result set as CSV, for spreadsheets: every figure one row, curves point by point.
 #include <vrambench/core/results/csv.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/results/report.hpp>
 
 #include <fmt/format.h>
@@ -19,12 +20,6 @@ std::string field(const json &object, const char *key)
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number_float()) return fmt::format("{}", v.get<double>());
     return v.dump();
-}
-
-const json &object_at(const json &object, const char *key)
-{
-    static const json none = json::object();
-    return object.is_object() && object.contains(key) && object[key].is_object() ? object[key] : none;
 }
 
 std::string samples_count(const json &object)
@@ -66,9 +61,9 @@ std::string csv_rows(const json &doc)
 {
     std::string out;
     for (const auto &r : doc.at("results")) {
-        const json &p = object_at(r, "parameters");
-        const json &s = object_at(r, "statistics");
-        const json &verification = object_at(r, "verification");
+        const json &p = object_or_empty(r, "parameters");
+        const json &s = object_or_empty(r, "statistics");
+        const json &verification = object_or_empty(r, "verification");
         out += csv_line({"result",
                          field(r, "probe"),
                          field(r, "backend"),
@@ -93,11 +88,11 @@ std::string csv_rows(const json &doc)
                          field(r, "status"),
                          field(r, "error"),
                          p.dump()});
-        const json &curve = object_at(object_at(r, "extra"), "curve");
+        const json &curve = object_or_empty(object_or_empty(r, "extra"), "curve");
         if (!curve.contains("points") || !curve["points"].is_array()) continue;
         const std::string x = field(curve, "x");
         for (const auto &point : curve["points"]) {
-            const json &ps = object_at(point, "statistics");
+            const json &ps = object_or_empty(point, "statistics");
             out += csv_line({"point",
                              field(r, "probe"),
                              field(r, "backend"),
@@ -118,7 +113,7 @@ std::string csv_rows(const json &doc)
                              field(ps, "cv"),
                              samples_count(point),
                              "",
-                             field(object_at(point, "verification"), "status"),
+                             field(object_or_empty(point, "verification"), "status"),
                              field(point, "status"),
                              field(point, "error"),
                              p.dump()});

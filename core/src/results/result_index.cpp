@@ -1,5 +1,6 @@
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/result_index.hpp>
 #include <vrambench/core/results/schema.hpp>
@@ -24,7 +25,7 @@ struct Row {
 
 bool usable(const json &result)
 {
-    return result.value("status", "") == "ok" && result.contains("value") && result["value"].is_number();
+    return text_or(result, "status", "") == "ok" && result.contains("value") && result["value"].is_number();
 }
 
 // The stream figure of one operation at the widest element the set measured: wide
@@ -34,10 +35,10 @@ std::optional<double> stream_figure(const json &results, const std::string &devi
     std::optional<double> best;
     uint64_t widest = 0;
     for (const json &r : results) {
-        if (r.value("probe", "") != "bandwidth.stream" || r.value("device", "") != device || !usable(r)) continue;
+        if (text_or(r, "probe", "") != "bandwidth.stream" || text_or(r, "device", "") != device || !usable(r)) continue;
         const json &p = r["parameters"];
-        if (p.value("operation", "") != operation) continue;
-        const uint64_t width = p.value("element_bytes", uint64_t{0});
+        if (text_or(p, "operation", "") != operation) continue;
+        const uint64_t width = count_or(p, "element_bytes", uint64_t{0});
         if (width < widest) continue;
         widest = width;
         best = r["value"].get<double>();
@@ -51,13 +52,13 @@ std::optional<double> stream_figure(const json &results, const std::string &devi
 std::string chase_figure(const json &results, const std::string &device)
 {
     for (const json &r : results) {
-        if (r.value("probe", "") != "latency.chase" || r.value("device", "") != device || !usable(r)) continue;
-        const json plateaus = r.value("extra", json::object()).value("curve", json::object()).value("plateaus", json());
-        if (!plateaus.is_array() || plateaus.empty()) return "not reached";
+        if (text_or(r, "probe", "") != "latency.chase" || text_or(r, "device", "") != device || !usable(r)) continue;
+        const json &plateaus = array_or_empty(object_or_empty(object_or_empty(r, "extra"), "curve"), "plateaus");
+        if (plateaus.empty()) return "not reached";
         const json &last = plateaus.back();
-        if (last.value("name", "") != "memory") return "not reached";
-        return fmt::format("{:.0f} ns past {}", last.value("value", 0.0),
-                           format_size(static_cast<uint64_t>(last.value("from", 0.0))));
+        if (text_or(last, "name", "") != "memory") return "not reached";
+        return fmt::format("{:.0f} ns past {}", number_or(last, "value", 0.0),
+                           format_size(static_cast<uint64_t>(number_or(last, "from", 0.0))));
     }
     return "-";
 }
@@ -65,9 +66,10 @@ std::string chase_figure(const json &results, const std::string &device)
 std::string max_alloc_figure(const json &results, const std::string &device)
 {
     for (const json &r : results) {
-        if (r.value("probe", "") != "capacity.max-alloc" || r.value("device", "") != device || !usable(r)) continue;
+        if (text_or(r, "probe", "") != "capacity.max-alloc" || text_or(r, "device", "") != device || !usable(r))
+            continue;
         const auto bytes = static_cast<uint64_t>(r["value"].get<double>());
-        const json share = r.value("extra", json::object()).value("share_of_reported_free", json());
+        const json share = object_or_empty(r, "extra").value("share_of_reported_free", json());
         return share.is_number() ? fmt::format("{} ({:.1f}% of free)", format_size(bytes), share.get<double>() * 100)
                                  : format_size(bytes);
     }
@@ -93,21 +95,21 @@ std::vector<Row> rows_of(const json &set, const std::string &file)
     const json &results = set["results"];
     const json &run = set["run"];
     const json &tool = set["tool"];
-    const std::string date = run.value("started", "").substr(0, 10);
-    const std::string build = fmt::format("{} {}", tool.value("version", ""), tool.value("git_commit", ""));
+    const std::string date = text_or(run, "started", "").substr(0, 10);
+    const std::string build = fmt::format("{} {}", text_or(tool, "version", ""), text_or(tool, "git_commit", ""));
     for (const json &d : set["devices"]) {
-        const std::string id = d.value("id", "");
+        const std::string id = text_or(d, "id", "");
         const std::string name = d["name"].is_string() ? d["name"].get<std::string>() : "unknown";
         const std::string memory =
             d["total_memory_bytes"].is_number() ? format_size(d["total_memory_bytes"].get<uint64_t>()) : "unknown";
         const std::string key = d["key"].is_string() ? d["key"].get<std::string>() : id;
         rows.push_back({name,
-                        d.value("backend", ""),
+                        text_or(d, "backend", ""),
                         file,
                         {name, id, key, memory, gbps(stream_figure(results, id, "copy")),
                          gbps(stream_figure(results, id, "triad")), gbps(stream_figure(results, id, "read")),
                          chase_figure(results, id), max_alloc_figure(results, id),
-                         fmt::format("{}, {}, {}", date, run.value("suite", ""), build)}});
+                         fmt::format("{}, {}, {}", date, text_or(run, "suite", ""), build)}});
     }
     return rows;
 }

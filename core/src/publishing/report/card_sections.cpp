@@ -4,6 +4,7 @@
 #include "builders.hpp"
 
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,8 +19,8 @@ namespace {
 
 std::string status_text(const json &r)
 {
-    std::string text = r.value("status", "");
-    const json &v = r.value("verification", json::object());
+    std::string text = text_or(r, "status", "");
+    const json &v = object_or_empty(r, "verification");
     if (v.contains("status")) text += ", " + v["status"].get<std::string>();
     return text;
 }
@@ -56,7 +57,7 @@ json stream_section(const Card &card)
         add_row(table, {parameter_text(*r, "operation"), parameter_text(*r, "element_bytes") + " B",
                         usable(*r) ? fixed((*r)["value"].get<double>(), 2) : "-",
                         percent_text(eff.is_number() ? std::optional(eff.get<double>()) : std::nullopt),
-                        r->value("status", ""), r->value("verification", json::object()).value("detail", "")});
+                        text_or(*r, "status", ""), text_or(object_or_empty(*r, "verification"), "detail", "")});
     }
     add_peak_line(chart, *card.device);
     section["notes"].push_back(peak_sentence(*card.device));
@@ -79,14 +80,14 @@ json curve_section(const Card &card, const std::string &probe, const std::string
         const std::string label = op.empty() ? probe : op;
         add_series(chart, label, curve_points(*r, "working_set_bytes"));
         for (const json &p : plateaus_of(*r)) {
-            const std::string name = p.value("name", "");
-            const double value = p.value("value", 0.0);
-            add_row(table, {label, name, bytes_text(p.value("from", 0.0)), bytes_text(p.value("to", 0.0)),
+            const std::string name = text_or(p, "name", "");
+            const double value = number_or(p, "value", 0.0);
+            add_row(table, {label, name, bytes_text(number_or(p, "from", 0.0)), bytes_text(number_or(p, "to", 0.0)),
                             figure_text(value, decimals)});
             if (!shaded)
                 chart["bands"].push_back(
-                    {{"from", p.value("from", 0.0)},
-                     {"to", p.value("to", 0.0)},
+                    {{"from", number_or(p, "from", 0.0)},
+                     {"to", number_or(p, "to", 0.0)},
                      {"label", fmt::format("{}: {} {}", name, figure_text(value, decimals), unit)}});
         }
         if (!plateaus_of(*r).empty() && !shaded) {
@@ -126,11 +127,14 @@ json kinds_section(const Card &card)
     }
     json table = make_table({"memory kind", "flags", "operation", "GB/s", "against device memory", "status"});
     for (const json *r : ordered) {
-        const json &extra = r->value("extra", json::object());
-        const json &flags = r->value("parameters", json::object()).value("memory_flags", json::array());
+        const json &extra = object_or_empty(*r, "extra");
+        std::vector<std::string> flags;
+        for (const json &flag : array_or_empty(object_or_empty(*r, "parameters"), "memory_flags"))
+            if (flag.is_string()) flags.push_back(flag.get<std::string>());
         std::string ratio = "-";
         if (extra.contains("ratio") && extra["ratio"].is_number())
-            ratio = fmt::format("{:.2f} x {}", extra["ratio"].get<double>(), extra.value("ratio_to", "device memory"));
+            ratio =
+                fmt::format("{:.2f} x {}", extra["ratio"].get<double>(), text_or(extra, "ratio_to", "device memory"));
         add_row(table, {parameter_text(*r, "memory_kind"), fmt::format("{}", fmt::join(flags, ", ")),
                         parameter_text(*r, "operation"), usable(*r) ? fixed((*r)["value"].get<double>(), 2) : "-",
                         ratio, status_text(*r)});
@@ -188,17 +192,17 @@ json capacity_section(const Card &card)
             if (!budget && parameter_number(*r, "budget_bytes") > 0) budget = parameter_number(*r, "budget_bytes");
             const auto value = usable(*r) ? std::optional((*r)["value"].get<double>()) : std::nullopt;
             add_row(table, {bar.label, value ? fmt::format("{:.0f}", *value) : "-", bytes_text(value),
-                            r->value("verification", json::object()).value("detail", r->value("status", ""))});
+                            text_or(object_or_empty(*r, "verification"), "detail", text_or(*r, "status", ""))});
             if (value) {
                 labels.push_back(bar.label);
                 points.push_back({{"x", *value}, {"y", bar.label}});
             }
-            const json &extra = r->value("extra", json::object());
+            const json &extra = object_or_empty(*r, "extra");
             if (extra.contains("note") && extra["note"].is_string())
                 section["notes"].push_back(bar.label + ": " + extra["note"].get<std::string>() + ".");
-            if (extra.value("spilled", false))
+            if (flag_or(extra, "spilled", false))
                 section["notes"].push_back(bar.label + ": part of it spilled into system memory.");
-            if (extra.contains("full_request_fits") && !extra.value("full_request_fits", true))
+            if (extra.contains("full_request_fits") && !flag_or(extra, "full_request_fits", true))
                 section["notes"].push_back(bar.label + ": the full request no longer fits once memory is chequered.");
             break;
         }
@@ -285,7 +289,7 @@ json integrity_section(const Card &card)
         if (!clean) ++failed;
         add_row(table, {parameter_text(*r, "operation"), bytes_text(parameter_number(*r, "array_bytes")),
                         usable(*r) ? fmt::format("{:.0f}", (*r)["value"].get<double>()) : "-",
-                        r->value("verification", json::object()).value("detail", r->value("status", ""))});
+                        text_or(object_or_empty(*r, "verification"), "detail", text_or(*r, "status", ""))});
     }
     if (total)
         section["notes"].push_back(failed ? fmt::format("{} of {} patterns did not read back as written: this memory "
@@ -300,11 +304,11 @@ json not_measured_section(const Card &card)
 {
     json section = make_section("Not measured");
     json table = make_table({"probe", "operation", "status", "why"});
-    for (const json &r : card.set->value("results", json::array())) {
-        if (r.value("device", "") != card.id) continue;
-        const std::string status = r.value("status", "");
+    for (const json &r : array_or_empty(*card.set, "results")) {
+        if (text_or(r, "device", "") != card.id) continue;
+        const std::string status = text_or(r, "status", "");
         if (status == "ok" || status == "suspect") continue;
-        add_row(table, {r.value("probe", ""), parameter_text(r, "operation"), status,
+        add_row(table, {text_or(r, "probe", ""), parameter_text(r, "operation"), status,
                         r.value("error", json()).is_string() ? r["error"].get<std::string>() : ""});
     }
     if (!table["rows"].empty()) section["tables"].push_back(std::move(table));
@@ -314,9 +318,9 @@ json not_measured_section(const Card &card)
 json provenance_section(const Card &card)
 {
     const json &set = *card.set;
-    const json &tool = set.value("tool", json::object());
-    const json &run = set.value("run", json::object());
-    const json &host = set.value("host", json::object());
+    const json &tool = object_or_empty(set, "tool");
+    const json &run = object_or_empty(set, "run");
+    const json &host = object_or_empty(set, "host");
     const json &d = *card.device;
     auto text = [](const json &object, const char *field) {
         const json &v = object.value(field, json());
@@ -326,22 +330,22 @@ json provenance_section(const Card &card)
     json table = make_table({"", ""});
     add_row(table, {"tool", fmt::format("{} {} (commit {})", text(tool, "name"), text(tool, "version"),
                                         text(tool, "git_commit"))});
-    add_row(table, {"command", fmt::format("{}", fmt::join(run.value("command_line", json::array()), " "))});
+    add_row(table, {"command", fmt::format("{}", fmt::join(array_or_empty(run, "command_line"), " "))});
     add_row(table, {"suite", text(run, "suite")});
     add_row(table, {"run", fmt::format("{} from {} to {}, {}", text(run, "id"), text(run, "started"),
                                        text(run, "finished"), text(run, "status"))});
     add_row(table, {"host", fmt::format("{}: {}, {} logical CPUs, {} memory; {}", text(host, "hostname"),
                                         text(host, "cpu"), text(host, "logical_cpus"),
-                                        bytes_text(host.value("memory_bytes", 0.0)), text(host, "os"))});
+                                        bytes_text(number_or(host, "memory_bytes", 0.0)), text(host, "os"))});
     add_row(table, {"device", fmt::format("{} ({}), {} {}, driver {}", text(d, "name"), text(d, "key"), text(d, "api"),
                                           text(d, "api_version"), text(d, "driver_version"))});
     add_row(table, {"memory", fmt::format("{} total; bus {} bits; memory clock {} kHz",
-                                          bytes_text(d.value("total_memory_bytes", 0.0)),
+                                          bytes_text(number_or(d, "total_memory_bytes", 0.0)),
                                           text(d, "memory_bus_width_bits"), text(d, "memory_clock_khz"))});
-    const json &llc = d.value("last_level_cache", json::object());
+    const json &llc = object_or_empty(d, "last_level_cache");
     if (llc.contains("bytes"))
-        add_row(table,
-                {"last-level cache", fmt::format("{} ({})", bytes_text(llc.value("bytes", 0.0)), text(llc, "source"))});
+        add_row(table, {"last-level cache",
+                        fmt::format("{} ({})", bytes_text(number_or(llc, "bytes", 0.0)), text(llc, "source"))});
     section["tables"].push_back(std::move(table));
     return section;
 }

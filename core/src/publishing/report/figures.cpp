@@ -1,6 +1,7 @@
 #include "figures.hpp"
 
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 
@@ -18,7 +19,7 @@ const std::vector<std::string> &stream_operations()
 
 bool usable(const json &result)
 {
-    const std::string status = result.value("status", "");
+    const std::string status = text_or(result, "status", "");
     return (status == "ok" || status == "suspect") && result.contains("value") && result["value"].is_number();
 }
 
@@ -28,13 +29,13 @@ std::vector<const json *> results_of(const json &set, const std::string &device,
     const auto results = set.find("results");
     if (results == set.end() || !results->is_array()) return found;
     for (const json &r : *results)
-        if (r.value("device", "") == device && r.value("probe", "") == probe) found.push_back(&r);
+        if (text_or(r, "device", "") == device && text_or(r, "probe", "") == probe) found.push_back(&r);
     return found;
 }
 
 std::string parameter_text(const json &result, const char *name)
 {
-    const json &p = result.value("parameters", json::object());
+    const json &p = object_or_empty(result, "parameters");
     if (!p.contains(name)) return "";
     const json &v = p[name];
     if (v.is_string()) return v.get<std::string>();
@@ -44,14 +45,14 @@ std::string parameter_text(const json &result, const char *name)
 
 double parameter_number(const json &result, const char *name)
 {
-    const json &p = result.value("parameters", json::object());
+    const json &p = object_or_empty(result, "parameters");
     return p.contains(name) && p[name].is_number() ? p[name].get<double>() : 0;
 }
 
 json curve_points(const json &result, const char *x_field, double y_scale)
 {
     json points = json::array();
-    const json &extra = result.value("extra", json::object());
+    const json &extra = object_or_empty(result, "extra");
     if (!extra.contains("curve") || !extra["curve"].contains("points")) return points;
     for (const json &p : extra["curve"]["points"]) {
         if (!p.contains(x_field) || !p[x_field].is_number() || !usable(p)) continue;
@@ -90,7 +91,8 @@ std::optional<double> memory_latency_ns(const json &set, const std::string &devi
     for (const json *r : results_of(set, device, "latency.chase")) {
         if (!usable(*r)) continue;
         const json &plateaus = plateaus_of(*r);
-        if (!plateaus.empty() && plateaus.back().value("name", "") == "memory" && plateaus.back()["value"].is_number())
+        if (!plateaus.empty() && text_or(plateaus.back(), "name", "") == "memory" &&
+            plateaus.back()["value"].is_number())
             return plateaus.back()["value"].get<double>();
     }
     return std::nullopt;
@@ -132,7 +134,7 @@ void add_series(json &chart, std::string label, json points, std::string style)
 
 std::optional<double> peak_of(const json &device)
 {
-    const json &peak = device.value("peak", json::object());
+    const json &peak = object_or_empty(device, "peak");
     if (peak.contains("gb_per_s") && peak["gb_per_s"].is_number()) return peak["gb_per_s"].get<double>();
     if (device.contains("peak_bandwidth_gbps") && device["peak_bandwidth_gbps"].is_number())
         return device["peak_bandwidth_gbps"].get<double>();
@@ -157,7 +159,7 @@ void add_peak_line(json &chart, const json &device)
         points.push_back({{"x", low}, {"y", *peak}});
         if (high > low) points.push_back({{"x", high}, {"y", *peak}});
     }
-    const std::string source = device.value("peak", json::object()).value("source", "");
+    const std::string source = text_or(object_or_empty(device, "peak"), "source", "");
     add_series(chart, fmt::format("theoretical peak {:.1f} GB/s ({})", *peak, source), std::move(points), "peak");
 }
 
@@ -213,15 +215,15 @@ std::string percent_text(std::optional<double> fraction)
 
 std::string peak_sentence(const json &device)
 {
-    const json &peak = device.value("peak", json::object());
+    const json &peak = object_or_empty(device, "peak");
     const auto figure = peak_of(device);
     if (!figure) {
         const std::string note = peak.value("note", json()).is_string() ? peak["note"].get<std::string>() : "";
         return "No theoretical peak" + (note.empty() ? std::string(".") : ": " + note + ".");
     }
-    std::string text = fmt::format("Theoretical peak {:.1f} GB/s ({})", *figure, peak.value("source", "unknown"));
+    std::string text = fmt::format("Theoretical peak {:.1f} GB/s ({})", *figure, text_or(peak, "source", "unknown"));
     if (peak.value("convention", json()).is_string()) text += ": " + peak["convention"].get<std::string>();
-    if (peak.value("disagreement", false) && peak.value("note", json()).is_string())
+    if (flag_or(peak, "disagreement", false) && peak.value("note", json()).is_string())
         text += ". " + peak["note"].get<std::string>();
     return text + ".";
 }

@@ -4,6 +4,7 @@
 
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/publishing/html_report.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/schema.hpp>
 
@@ -37,14 +38,14 @@ nlohmann::json report_data(const std::vector<ReportInput> &sets)
         if (found == input.set.end() || !found->is_array() || found->empty())
             throw UsageError(
                 fmt::format("{}: the result set measured no device, so there is nothing to report", input.name));
-        const json &run = input.set.value("run", json::object());
+        const json &run = object_or_empty(input.set, "run");
         set_list.push_back({{"name", input.name},
-                            {"started", run.value("started", "")},
-                            {"suite", run.value("suite", "")},
-                            {"status", run.value("status", "")},
+                            {"started", text_or(run, "started", "")},
+                            {"suite", text_or(run, "suite", "")},
+                            {"status", text_or(run, "status", "")},
                             {"devices", found->size()}});
         for (const json &d : *found) {
-            report::Card card{&input.set, &d, d.value("id", ""), ""};
+            report::Card card{&input.set, &d, text_or(d, "id", ""), ""};
             const std::string name = d.value("name", json()).is_string() ? d["name"].get<std::string>() : "unknown";
             card.label = fmt::format("{} ({})", name, card.id);
             if (sets.size() > 1) card.label += ", " + input.name;
@@ -83,8 +84,8 @@ nlohmann::json report_data(const std::vector<ReportInput> &sets)
 std::size_t report_chart_points(const nlohmann::json &chart)
 {
     std::size_t points = 0;
-    for (const auto &series : chart.value("series", nlohmann::json::array()))
-        points += series.value("points", nlohmann::json::array()).size();
+    for (const auto &series : array_or_empty(chart, "series"))
+        points += array_or_empty(series, "points").size();
     return points;
 }
 

@@ -2,6 +2,7 @@
 // devices' workers ran (run --concurrent; "ran_alongside" names them) set beside the
 // same figure of the same card (by key) measured alone, from any of the sets.
 #include "builders.hpp"
+#include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 
@@ -23,7 +24,7 @@ struct Pairing {
 std::optional<std::pair<std::string, double>> figure_of(const json &result)
 {
     if (!usable(result)) return std::nullopt;
-    const std::string probe = result.value("probe", "");
+    const std::string probe = text_or(result, "probe", "");
     if (probe == "bandwidth.stream")
         return std::pair{fmt::format("{}, {} B, {}", parameter_text(result, "operation"),
                                      parameter_number(result, "element_bytes"), parameter_text(result, "memory_kind")),
@@ -41,8 +42,8 @@ json under_load_sections(const std::vector<Card> &cards)
     for (const Card &card : cards) {
         const std::string key =
             card.device->value("key", json()).is_string() ? (*card.device)["key"].get<std::string>() : card.id;
-        for (const auto &r : card.set->value("results", json::array())) {
-            if (r.value("device", "") != card.id) continue;
+        for (const auto &r : array_or_empty(*card.set, "results")) {
+            if (text_or(r, "device", "") != card.id) continue;
             const auto figure = figure_of(r);
             if (!figure) continue;
             Pairing &p = pairs[{key, figure->first}];
@@ -51,9 +52,9 @@ json under_load_sections(const std::vector<Card> &cards)
                                                                         : card.id;
                 p.card += " (" + key + ")";
                 p.figure = figure->first;
-                p.unit = r.value("unit", "");
+                p.unit = text_or(r, "unit", "");
             }
-            const json alongside = r.value("ran_alongside", json::array());
+            const json alongside = array_or_empty(r, "ran_alongside");
             if (alongside.is_array() && !alongside.empty()) {
                 if (!p.loaded) p.loaded = figure->second;
                 for (const auto &other : alongside)

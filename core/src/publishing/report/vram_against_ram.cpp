@@ -5,6 +5,7 @@
 
 #include <vrambench/core/planning/peak.hpp>
 #include <vrambench/core/results/device_record.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 
@@ -20,7 +21,7 @@ std::string times(std::optional<double> value, std::optional<double> reference)
 
 std::string unknown_reason(const json &device, const char *field)
 {
-    const json &unknown = device.value("unknown", json::object());
+    const json &unknown = object_or_empty(device, "unknown");
     return unknown.contains(field) && unknown[field].is_string() ? unknown[field].get<std::string>() : "not reported";
 }
 
@@ -43,7 +44,7 @@ json vram_against_ram(const std::vector<Card> &cards)
 {
     const Card *host = nullptr;
     for (const Card &card : cards)
-        if (card.device->value("backend", "") == "host" && !host) host = &card;
+        if (text_or(*card.device, "backend", "") == "host" && !host) host = &card;
 
     json section = make_section("VRAM against RAM, as measured");
     json table = make_table({"card", "memory", "read", "copy", "triad", "read against RAM", "memory latency",
@@ -60,21 +61,20 @@ json vram_against_ram(const std::vector<Card> &cards)
         const auto read = widest_stream_figure(*card->set, card->id, "read");
         const auto latency = memory_latency_ns(*card->set, card->id);
         const auto peak = peak_of(d);
-        add_row(table,
-                {card == host ? card->label + " (host RAM, the reference)" : card->label,
-                 bytes_text(d.value("total_memory_bytes", json()).is_number()
-                                ? std::optional(d["total_memory_bytes"].get<double>())
-                                : std::nullopt),
-                 gbps_text(read), gbps_text(widest_stream_figure(*card->set, card->id, "copy")),
-                 gbps_text(widest_stream_figure(*card->set, card->id, "triad")),
-                 card == host ? "1 x" : times(read, host_read),
-                 latency ? fmt::format("{:.0f} ns", *latency) : "not reached",
-                 card == host ? "1 x" : times(latency, host_latency),
-                 bytes_text(capacity_figure(*card->set, card->id, "capacity.max-alloc")),
-                 bytes_text(capacity_figure(*card->set, card->id, "capacity.total")),
-                 peak ? fmt::format("{:.1f} GB/s ({})", *peak, d.value("peak", json::object()).value("source", ""))
-                      : "unknown",
-                 worked_formula(d)});
+        add_row(table, {card == host ? card->label + " (host RAM, the reference)" : card->label,
+                        bytes_text(d.value("total_memory_bytes", json()).is_number()
+                                       ? std::optional(d["total_memory_bytes"].get<double>())
+                                       : std::nullopt),
+                        gbps_text(read), gbps_text(widest_stream_figure(*card->set, card->id, "copy")),
+                        gbps_text(widest_stream_figure(*card->set, card->id, "triad")),
+                        card == host ? "1 x" : times(read, host_read),
+                        latency ? fmt::format("{:.0f} ns", *latency) : "not reached",
+                        card == host ? "1 x" : times(latency, host_latency),
+                        bytes_text(capacity_figure(*card->set, card->id, "capacity.max-alloc")),
+                        bytes_text(capacity_figure(*card->set, card->id, "capacity.total")),
+                        peak ? fmt::format("{:.1f} GB/s ({})", *peak, text_or(object_or_empty(d, "peak"), "source", ""))
+                             : "unknown",
+                        worked_formula(d)});
     }
     section["tables"].push_back(std::move(table));
     section["notes"] = {
