@@ -261,6 +261,21 @@ TEST(PluginLoader, RefusesABufferAllocThatAnswersOkWithoutABuffer)
     EXPECT_EQ(Buffer::live_count(), live);
 }
 
+TEST(PluginLoader, RefusesAnOpSupportedAnswerThatIsNeitherYesNorNoAsABrokenModule)
+{
+    const BackendEntry entry = open_backend(MOCK_BAD_ANSWER_PATH);
+    ASSERT_EQ(entry.state, BackendEntry::State::available) << entry.reason;
+    auto device = entry.backend->open(0);
+    try {
+        device->supports(VRB_OP_READ, 4, 0);
+        ADD_FAILURE() << "0xdeadbeef was taken for an answer";
+    } catch (const BrokenModuleError &e) {
+        EXPECT_NE(std::string(e.what()).find("mock op_supported answered 3735928559, neither 1 (supported) nor 0"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(ModuleText, EveryFieldFilledToItsLastByteIsReadWithinItsSize)
 {
     const BackendEntry entry = open_backend(MOCK_LONG_TEXT_PATH);

@@ -44,3 +44,22 @@ TEST(CliModules, RecordsASecondModuleOfOneNameAsRefusedNamingBothFilesWithoutFai
     }
     EXPECT_EQ(refused, 1u) << doc["backends"].dump();
 }
+
+TEST(CliModules, AnOpSupportedAnswerThatIsNeitherYesNorNoFailsTheProbeNamingTheModuleAsBroken)
+{
+    const ProcessResult r =
+        run_process({VRAMBENCH_EXE, "run", "--plugin", MOCK_BAD_ANSWER_PATH, "--backend", "mock", "--suite", "quick",
+                     "--size", "1M", "--probe", "latency.chase", "--format", "json"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(vrb::validate_result_json(doc));
+    ASSERT_FALSE(doc["results"].empty()) << r.out;
+    for (const auto &result : doc["results"]) {
+        EXPECT_EQ(result["status"], "failed") << result.dump();
+        const std::string error = result["error"].is_string() ? result["error"].get<std::string>() : "";
+        EXPECT_NE(error.find("mock op_supported answered 3735928559, neither 1 (supported) nor 0: refused as a "
+                             "broken module"),
+                  std::string::npos)
+            << result.dump();
+    }
+}

@@ -24,6 +24,7 @@
 //   MOCK_NULL_INIT       init answers VRB_OK without a context
 //   MOCK_NULL_OPEN       device_open answers VRB_OK without a device
 //   MOCK_NULL_ALLOC      buffer_alloc answers VRB_OK without a buffer
+//   MOCK_BAD_ANSWER      op_supported answers 0xdeadbeef, neither yes (1) nor no (0)
 //
 // The backend is three classes made into a table by make_table(), as every module's
 // is. What make_table() would never produce is written by hand on top of its table:
@@ -93,7 +94,7 @@ class MockDevice {
     {
 #if defined(MOCK_MANY_KINDS)
         return 65;
-#elif defined(MOCK_SMALL_MEMORY) || defined(MOCK_LONG_TEXT) || defined(MOCK_NULL_ALLOC)
+#elif defined(MOCK_SMALL_MEMORY) || defined(MOCK_LONG_TEXT) || defined(MOCK_NULL_ALLOC) || defined(MOCK_BAD_ANSWER)
         return 1;
 #else
         return 0;
@@ -210,6 +211,11 @@ class MockContext {
 {
     return VRB_OK;
 }
+[[maybe_unused]] vrb_status supported_neither_yes_nor_no(vrb_device *, uint32_t, uint32_t, uint32_t, uint32_t *answer)
+{
+    *answer = 0xdeadbeef;
+    return VRB_OK;
+}
 
 constexpr vrb_plugin_table mock_table()
 {
@@ -230,6 +236,8 @@ constexpr vrb_plugin_table mock_table()
     table.device_open = open_without_device;
 #elif defined(MOCK_NULL_ALLOC)
     table.buffer_alloc = alloc_without_buffer;
+#elif defined(MOCK_BAD_ANSWER)
+    table.op_supported = supported_neither_yes_nor_no;
 #endif
     return table;
 }

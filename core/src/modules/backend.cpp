@@ -176,16 +176,14 @@ void Module::check(vrb_status status, std::string_view call) const
 void Module::check_handle(const void *handle, std::string_view call) const
 {
     if (handle) return;
-    throw BackendError(
-        VRB_ERROR_INTERNAL,
+    throw BrokenModuleError(
         fmt::format("{} {} answered ok but handed back nothing: refused as a broken module", name(), call));
 }
 
 void Module::check_count(uint64_t count, uint64_t most, std::string_view what, std::string_view call) const
 {
     if (count <= most) return;
-    throw BackendError(
-        VRB_ERROR_INTERNAL,
+    throw BrokenModuleError(
         fmt::format("{} {} answered {} {}, more than the {} vrambench accepts: refused as a broken module", name(),
                     call, count, what, most));
 }
@@ -310,10 +308,9 @@ std::optional<bool> Device::supports(uint32_t op_kind, uint32_t element_bytes, u
     uint32_t answer = 0;
     module_->check(slot(handle_, op_kind, element_bytes, kind, &answer), "op_supported");
     if (answer > 1)
-        throw BackendError(VRB_ERROR_INTERNAL,
-                           fmt::format("{} op_supported answered {}, neither 1 (supported) nor 0: refused as a "
-                                       "broken module",
-                                       module_->name(), answer));
+        throw BrokenModuleError(fmt::format("{} op_supported answered {}, neither 1 (supported) nor 0: refused as a "
+                                            "broken module",
+                                            module_->name(), answer));
     return answer == 1;
 }
 
@@ -328,9 +325,9 @@ std::optional<uint32_t> Device::peer_flags(const Device &peer) const
     module_->check(slot(handle_, peer.handle_, &answer), "peer_query");
     constexpr uint32_t known = VRB_PEER_COPY | VRB_PEER_ACCESS | VRB_PEER_THROUGH_HOST;
     if (answer & ~known)
-        throw BackendError(VRB_ERROR_INTERNAL, fmt::format("{} peer_query answered {:#x}, bits outside VRB_PEER_*: "
-                                                           "refused as a broken module",
-                                                           module_->name(), answer));
+        throw BrokenModuleError(fmt::format("{} peer_query answered {:#x}, bits outside VRB_PEER_*: "
+                                            "refused as a broken module",
+                                            module_->name(), answer));
     return answer;
 }
 

@@ -18,7 +18,10 @@ bool offered(const ProbeContext &ctx, ProbeResult &r, uint32_t op_kind, uint32_t
     std::optional<bool> answer;
     try {
         answer = ctx.device.supports(op_kind, element_bytes, kind);
+    } catch (const BrokenModuleError &) {
+        throw; // an answer that is neither yes nor no is no permission to run
     } catch (const Error &) {
+        // A module whose query failed is asked by running, as one without the slot is.
         return true;
     }
     if (!answer || *answer) return true;

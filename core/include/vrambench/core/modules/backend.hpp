@@ -30,6 +30,12 @@ class BackendError : public Error {
     vrb_status status_;
 };
 
+// A module whose answer breaks the ABI's rules (ok with nothing handed back, a count past
+// the bounds below, a yes/no that is neither): never taken for an answer, whoever asked.
+struct BrokenModuleError : BackendError {
+    explicit BrokenModuleError(const std::string &message) : BackendError(VRB_ERROR_INTERNAL, message) {}
+};
+
 std::string_view to_string(vrb_status status);
 
 // Bounds past which a module's answer is taken for a broken module, not a machine:
