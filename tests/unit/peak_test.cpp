@@ -117,3 +117,47 @@ TEST(PeakChoice, SaysNoneWhenNeitherTheTableNorTheRuntimeKnows)
     EXPECT_EQ(p.source, "none");
     EXPECT_FALSE(p.gb_per_s);
 }
+
+TEST(PeakChoice, RefusesARuntimeBusWiderThanAnyCardAsImplausibleAndJudgesNothingAgainstIt)
+{
+    vrb::test::Description unknown;
+    unknown.api = "acme";
+    vrb::DeviceRecord r = describe(unknown);
+    r.info.memory_bus_width_bits = UINT32_MAX;
+    r.info.memory_clock_khz = UINT32_MAX;
+    r.info.known |= VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
+    const vrb::PeakChoice p = r.peak();
+    EXPECT_EQ(p.source, "none");
+    EXPECT_FALSE(p.gb_per_s);
+    EXPECT_FALSE(p.runtime_gb_per_s);
+    EXPECT_NE(p.note.find("refused as implausible: a 4294967295-bit bus is wider than any card's (16384 bits)"),
+              std::string::npos)
+        << p.note;
+}
+
+TEST(PeakChoice, RefusesARuntimeClockWhosePeakPassesAHundredTerabytesAsImplausible)
+{
+    vrb::test::Description unknown;
+    unknown.api = "acme";
+    vrb::DeviceRecord r = describe(unknown);
+    r.info.memory_bus_width_bits = 8192;
+    r.info.memory_clock_khz = 4000000000u; // 4 THz
+    r.info.known |= VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
+    const vrb::PeakChoice p = r.peak();
+    EXPECT_FALSE(p.gb_per_s);
+    EXPECT_NE(p.note.find("past the 100000 GB/s of any card"), std::string::npos) << p.note;
+    // The same bus at an HBM3 card's clock is believed.
+    r.info.memory_clock_khz = 2600000;
+    EXPECT_NEAR(*r.peak().gb_per_s, 5324.8, 0.1);
+}
+
+TEST(PeakChoice, KeepsAKnownCardsDatasheetAndSaysItsImplausibleRuntimeClockWasRefused)
+{
+    vrb::DeviceRecord r = describe(vrb::test::h200());
+    r.info.memory_bus_width_bits = UINT32_MAX;
+    const vrb::PeakChoice p = r.peak();
+    EXPECT_EQ(p.source, "datasheet");
+    EXPECT_FALSE(p.runtime_gb_per_s);
+    EXPECT_FALSE(p.disagreement);
+    EXPECT_NE(p.note.find("refused as implausible"), std::string::npos) << p.note;
+}

@@ -71,12 +71,25 @@ PeakBandwidth peak_from_data_rate(double gbps_per_pin, double bus_bits)
     return p;
 }
 
-std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info, const CardMatch &match)
+RuntimeClockReading read_runtime_clock(const vrb_device_info &info, const CardMatch &match)
 {
     const uint64_t need = VRB_KNOWN_BUS_WIDTH | VRB_KNOWN_MEMORY_CLOCK;
-    if ((info.known & need) != need || !info.memory_bus_width_bits || !info.memory_clock_khz) return std::nullopt;
-    return peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
-                           clock_convention(module_text(info.api), memory_of(match)));
+    if ((info.known & need) != need || !info.memory_bus_width_bits || !info.memory_clock_khz) return {};
+    if (info.memory_bus_width_bits > widest_plausible_bus_bits)
+        return {std::nullopt, fmt::format("a {}-bit bus is wider than any card's ({} bits)", info.memory_bus_width_bits,
+                                          widest_plausible_bus_bits)};
+    PeakBandwidth p = peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
+                                      clock_convention(module_text(info.api), memory_of(match)));
+    if (p.gb_per_s > most_plausible_peak_gb_per_s)
+        return {std::nullopt, fmt::format("{} bits at {} kHz would move {:.1f} GB/s, past the {:.0f} GB/s of any card",
+                                          info.memory_bus_width_bits, info.memory_clock_khz, p.gb_per_s,
+                                          most_plausible_peak_gb_per_s)};
+    return {std::move(p), {}};
+}
+
+std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info, const CardMatch &match)
+{
+    return read_runtime_clock(info, match).peak;
 }
 
 std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info)
@@ -91,8 +104,12 @@ PeakChoice choose_peak(const vrb_device_info &info)
     if (m.card) p.card = m.card->name;
     p.partitioned = m.kind == CardMatch::Kind::partitioned;
 
-    const std::optional<PeakBandwidth> runtime = runtime_clock_peak(info, m);
+    const RuntimeClockReading reading = read_runtime_clock(info, m);
+    const std::optional<PeakBandwidth> &runtime = reading.peak;
     if (runtime) p.runtime_gb_per_s = runtime->gb_per_s;
+    const std::string refused =
+        reading.refused.empty() ? ""
+                                : "; the runtime's bus width and clock are refused as implausible: " + reading.refused;
     if (m.kind == CardMatch::Kind::unique) {
         const CardSpec &c = *m.card;
         p.source = "datasheet";
@@ -100,7 +117,7 @@ PeakChoice choose_peak(const vrb_device_info &info)
         p.convention =
             fmt::format("{} GB/s for the {} ({}, {} Gbit/s per pin x {} bits / 8), from the {}", c.peak_gb_per_s,
                         c.name, to_string(c.memory), c.data_rate_gbps, c.bus_bits, c.source);
-        p.note = m.why;
+        p.note = m.why + refused;
         if (runtime) {
             const double off = std::abs(runtime->gb_per_s - c.peak_gb_per_s) / c.peak_gb_per_s;
             if (off > disagreement_limit) {
@@ -117,6 +134,9 @@ PeakChoice choose_peak(const vrb_device_info &info)
         p.gb_per_s = runtime->gb_per_s;
         p.convention = runtime->convention;
         p.note = why + "; the peak comes from the runtime's clock";
+    } else if (!refused.empty()) {
+        p.source = "none";
+        p.note = why + refused;
     } else {
         p.source = "none";
         p.note = why + "; the runtime reports no bus width and memory clock";

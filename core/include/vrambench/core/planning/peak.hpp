@@ -41,9 +41,23 @@ PeakBandwidth peak_from_clock(double memory_clock_mhz, double bus_bits, const Cl
 PeakBandwidth peak_from_reported_clock(double memory_clock_mhz, double bus_bits);
 PeakBandwidth peak_from_data_rate(double gbps_per_pin, double bus_bits);
 
+// A runtime's bus width and memory clock past what any card has are a broken report,
+// not a peak: no figure may be judged against them (a module answering UINT32_MAX for
+// both would make every figure "efficient").
+inline constexpr double most_plausible_peak_gb_per_s = 100000; // 100 TB/s
+inline constexpr uint32_t widest_plausible_bus_bits = 16384;
+
+// The peak from the runtime's clock, or why there is none: `refused` says why a reported
+// bus width and clock were not believed; both empty when either is unreported.
+struct RuntimeClockReading {
+    std::optional<PeakBandwidth> peak;
+    std::string refused;
+};
+RuntimeClockReading read_runtime_clock(const vrb_device_info &info, const CardMatch &match);
+
 // The peak worked from the bus width and memory clock the runtime reports, read by the
 // convention of its runtime and of the memory the device table says the card carries;
-// none when either is unknown.
+// none when either is unknown or they are implausible.
 std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info, const CardMatch &match);
 std::optional<PeakBandwidth> runtime_clock_peak(const vrb_device_info &info);
 
