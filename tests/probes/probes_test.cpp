@@ -170,3 +170,19 @@ TEST_F(HostProbes, RefuseASweepRangeThatEndsBeforeItStarts)
     EXPECT_THROW(run("bandwidth.sweep", quick(1024)), vrb::UsageError);
     EXPECT_THROW(run("latency.chase", quick(1024)), vrb::UsageError);
 }
+
+TEST_F(HostProbes, StreamRunsLastAtLeastAMillisecondByMakingPassesInsideEachRun)
+{
+    // One pass over 256 KiB takes microseconds: each run must make many.
+    const auto results = run("bandwidth.stream", quick(256 << 10));
+    ASSERT_EQ(results.size(), 7u);
+    for (const auto &r : results) {
+        EXPECT_EQ(r.verification.status, vrb::Verification::Status::passed)
+            << r.parameters.dump() << ": " << r.verification.detail;
+        EXPECT_GT(r.parameters.at("passes").get<uint32_t>(), 1u) << r.parameters.dump();
+        for (double s : r.seconds)
+            EXPECT_GE(s, 1e-3) << r.parameters.dump();
+        EXPECT_NE(r.byte_counting.value_or("").find("times the passes each run made"), std::string::npos);
+        EXPECT_EQ(r.bytes_per_run.value_or(0) % r.parameters.at("passes").get<uint64_t>(), 0u);
+    }
+}

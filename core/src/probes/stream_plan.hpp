@@ -5,6 +5,11 @@
 
 namespace vrb {
 
+// The shortest a timed run of bandwidth.stream may last: a kernel's launch, ramp and
+// tail (a few microseconds on a GPU) must not read as memory time. 256 MiB arrays move
+// through an H200's HBM in about 0.1 ms a pass, so its runs make several passes.
+inline constexpr double stream_least_run_seconds = 1e-3;
+
 struct StreamPlan {
     std::vector<uint32_t> widths; // element bytes to run
     uint32_t warmups = 1;
