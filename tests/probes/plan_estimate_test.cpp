@@ -172,3 +172,34 @@ TEST(Plans, FollowTheLlcOptionOverTheApi)
     EXPECT_EQ(plan.last_level_cache.source, "option");
     EXPECT_GE(find(plan, "latency.chase").sizes["to_bytes"].get<uint64_t>(), 2048 * MiB);
 }
+
+TEST(Plans, FitTheStandardSuiteOfAnH200InAMinuteAndOfAnMi300xInAMinuteAndAHalf)
+{
+    for (const auto &[described, most] : {std::pair{vrb::test::h200(), 60.0}, std::pair{vrb::test::mi300x(), 90.0}}) {
+        const auto plan = vrb::plan_device(vrb::test::describe(described), every_probe(), {});
+        EXPECT_LE(plan.seconds, most) << vrb::plan_text(plan);
+        // The chase still ends with one lap of 4 x the cache: a memory latency.
+        const auto &chase = find(plan, "latency.chase");
+        EXPECT_EQ(chase.sizes["largest_footprint_bytes"].get<uint64_t>(), 4 * described.llc_bytes);
+    }
+}
+
+TEST(Plans, StepAStandardChasePastTheCacheByDoublingWithTwoRunsEach)
+{
+    const auto h200 = vrb::test::describe(vrb::test::h200());
+    const vrb::CurvePlan plan = vrb::plan_chase(h200, {});
+    const auto sizes = vrb::chase_sizes(plan);
+    std::vector<uint64_t> past;
+    for (uint64_t x : sizes)
+        if (x > 50 * MiB) past.push_back(x);
+    EXPECT_EQ(past, (std::vector<uint64_t>{100 * MiB, 200 * MiB}));
+    EXPECT_EQ(vrb::chase_reps(plan, 200 * MiB), 2u);
+    EXPECT_EQ(vrb::chase_reps(plan, 32 * MiB), plan.reps);
+    // Below the cache the grid keeps its ratio; the full suite keeps it all the way.
+    EXPECT_GT(std::count_if(sizes.begin(), sizes.end(), [](uint64_t x) { return x <= 50 * MiB; }), 25);
+    vrb::ProbeOptions full;
+    full.suite = vrb::Suite::full;
+    const vrb::CurvePlan f = vrb::plan_chase(h200, full);
+    EXPECT_EQ(f.coarse_from, 0u);
+    EXPECT_EQ(f.to, 400 * MiB);
+}

@@ -82,6 +82,23 @@ nlohmann::json to_json(const DevicePlan &plan)
             {"estimate_seconds", plan.seconds}};
 }
 
+namespace {
+
+// A plan's size in the unit a person reads it in: bytes as sizes, seconds as ms or µs.
+std::string size_text(const std::string &key, const nlohmann::json &value)
+{
+    if (value.is_number_unsigned() && key.ends_with("bytes")) return format_size(value.get<uint64_t>());
+    if (value.is_number() && key.ends_with("seconds")) {
+        const double s = value.get<double>();
+        return s < 1e-3 ? fmt::format("{:.1f} µs", s * 1e6)
+               : s < 1  ? fmt::format("{:.2f} ms", s * 1e3)
+                        : fmt::format("{:.2f} s", s);
+    }
+    return value.dump();
+}
+
+} // namespace
+
 std::string plan_text(const DevicePlan &plan)
 {
     std::string out = fmt::format("{}: {}\n", plan.device, plan.name);
@@ -99,10 +116,7 @@ std::string plan_text(const DevicePlan &plan)
                            p.estimated ? fmt::format("{:.2f} s", p.seconds) : std::string("?"), p.reason, p.size_rule);
         std::string sizes;
         for (const auto &[key, value] : p.sizes.items())
-            sizes +=
-                fmt::format("{}{}={}", sizes.empty() ? "" : ", ", key,
-                            value.is_number_unsigned() && key.ends_with("bytes") ? format_size(value.get<uint64_t>())
-                                                                                 : value.dump());
+            sizes += fmt::format("{}{}={}", sizes.empty() ? "" : ", ", key, size_text(key, value));
         if (!sizes.empty()) out += fmt::format("  {:<24} {:>9}  {}\n", "", "", sizes);
         if (!p.estimated) left_out.push_back(p.probe);
     }

@@ -40,7 +40,7 @@ class ChaseProbe final : public Probe {
     void run(ProbeContext &ctx) const override
     {
         const CurvePlan plan = plan_chase(ctx.record, ctx.options);
-        const std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.to, plan.ratio, spacing_lanes * 4);
+        const std::vector<uint64_t> sizes = chase_sizes(plan);
         const bool is_cpu = ctx.record.info.type == VRB_DEVICE_CPU;
         uint32_t kind = 0;
         try {
@@ -83,7 +83,7 @@ class ChaseProbe final : public Probe {
                 // A run past the last-level cache leaves nothing a cache could keep for the
                 // next: a warm-up would cost a whole run and warm nothing.
                 const uint32_t warmups = chase_warmups(plan, footprint, ctx.record.last_level_cache_bytes());
-                const Timing t = time_operation(ctx.device, op, warmups, plan.reps);
+                const Timing t = time_operation(ctx.device, op, warmups, chase_reps(plan, footprint));
                 const uint64_t loads = op.count * std::max(t.output.passes, 1u);
                 set_latency(point, t, loads, ctx);
                 detail["steps"] = loads;

@@ -206,12 +206,18 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
         plan.reason = "option";
         return plan;
     }
-    const PastCache reach = past_cache(plan_cache(device, options.suite, 1), options.suite, quick ? 4 : 8, 0,
+    const bool standard = options.suite == Suite::standard;
+    const PastCache reach = past_cache(plan_cache(device, options.suite, 1), options.suite, standard ? 4 : 8, 0,
                                        quick ? 64ull << 20 : 1ull << 30);
     plan.to = reach.bytes;
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
     plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
+    if (standard && llc && !options.repetitions) {
+        plan.coarse_from = llc;
+        plan.memory_reps = 2;
+        plan.size_rule += "; past the cache at 2 x and 4 x it, two runs each";
+    }
     if (plan.to > most_chain_bytes) {
         plan.to = most_chain_bytes;
         plan.size_rule += fmt::format("; capped to {}, as far as 32-bit links reach", format_size(most_chain_bytes));
@@ -223,6 +229,18 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
         plan.reason = "limit";
     }
     return plan;
+}
+
+std::vector<uint64_t> chase_sizes(const CurvePlan &plan)
+{
+    constexpr uint64_t granule = 64; // one node a line
+    if (!plan.coarse_from || plan.coarse_from >= plan.to)
+        return geometric_sizes(plan.from, plan.to, plan.ratio, granule);
+    std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.coarse_from, plan.ratio, granule);
+    for (uint64_t x = 2 * plan.coarse_from; x < plan.to; x *= 2)
+        sizes.push_back(x / granule * granule);
+    if (plan.to / granule * granule > sizes.back()) sizes.push_back(plan.to / granule * granule);
+    return sizes;
 }
 
 FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &options)

@@ -40,6 +40,10 @@ struct CurvePlan {
     // bounded however large the chain; its nodes are that many lines spread over the span.
     uint64_t most_steps = 0, least_steps = 0;
     uint64_t memory_reach = 0; // footprint past which the last plateau is memory (4 x the cache)
+    // latency.chase, standard suite: past this size the grid doubles instead of stepping
+    // by `ratio`, and a point takes `memory_reps` runs (0: the grid and reps go on as below).
+    uint64_t coarse_from = 0;
+    uint32_t memory_reps = 0;
 };
 
 // The pace every curve's points share (sweep, chase, stride, alignment, gather):
@@ -90,15 +94,25 @@ std::vector<uint64_t> geometric_sizes(uint64_t from, uint64_t to, double ratio, 
 // size is known); quick: 2 x what the cores reach, at least 32 MiB. Two buffers of up to
 // `to` bytes in a quarter of the free memory. --size sets the largest working set.
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
-// latency.chase: a chain spanning 4 KiB to 8 x the last-level cache (quick: 4 x what one
-// core reaches), in a quarter of free memory; --size sets the largest span. Each run
-// makes max(least_steps, min(nodes, most_steps)) dependent loads, most_steps covering 4 x
-// the last-level cache in lines (quick: 2^17), so a chain of GiBs costs no full lap.
+// latency.chase: a chain spanning 4 KiB to 8 x the last-level cache (standard: 4 x;
+// quick: 4 x what one core reaches), in a quarter of free memory; --size sets the
+// largest span. Each run makes max(least_steps, min(nodes, most_steps)) dependent loads,
+// most_steps covering 4 x the last-level cache in lines (quick: 2^16), so a chain of GiBs
+// costs no full lap. Past the cache every load goes to memory and one run lasts as long as
+// a lap of millions of them: the standard suite steps past the cache by doubling, to
+// 2 x and 4 x it, two runs each (an MI300X's lap of 1 GiB is 16 M loads, over 10 s).
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options);
+// The chase's working sets: the grid of `ratio` to coarse_from, doubling past it.
+std::vector<uint64_t> chase_sizes(const CurvePlan &plan);
 // The chase's warm-up runs at a point of `footprint` bytes: none past the last-level cache.
 inline uint32_t chase_warmups(const CurvePlan &plan, uint64_t footprint, uint64_t last_level)
 {
     return last_level && footprint > last_level ? 0 : plan.warmups;
+}
+// Its timed runs: memory_reps past coarse_from, where it is set.
+inline uint32_t chase_reps(const CurvePlan &plan, uint64_t footprint)
+{
+    return plan.memory_reps && plan.coarse_from && footprint > plan.coarse_from ? plan.memory_reps : plan.reps;
 }
 // The caches a curve is named against: those the API reports, and the last-level
 // cache of plan_cache() when the API stops short of it.

@@ -35,14 +35,23 @@ ProbePlan plan_stream_probe(const DeviceRecord &device, const ProbeOptions &opti
     ProbePlan p;
     p.reason = s.reason;
     p.size_rule = s.size_rule;
-    p.sizes = {{"array_bytes", s.bytes}, {"arrays", 3}, {"element_bytes", s.widths}};
+    p.sizes = {{"array_bytes", s.bytes},
+               {"arrays", 3},
+               {"element_bytes", s.widths},
+               {"least_run_seconds", stream_least_run_seconds}};
+    // How long one pass of the read and of the copy takes at the peak: below the least
+    // run, each run makes several passes.
+    if (const PeakChoice peak = device.peak(); peak.gb_per_s)
+        for (const uint32_t op : {VRB_OP_READ, VRB_OP_COPY})
+            p.sizes[fmt::format("{}_pass_seconds_at_peak", op == VRB_OP_READ ? "read" : "copy")] =
+                static_cast<double>(bytes_moved(op, 16, s.bytes / 16).total()) / (*peak.gb_per_s * 1e9);
     p.cost.runs.push_back({3, static_cast<double>(s.bytes), 0, 0, 0});
     constexpr uint32_t ops[] = {VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY, VRB_OP_SCALE,
                                 VRB_OP_ADD,  VRB_OP_TRIAD, VRB_OP_DOT};
     for (uint32_t width : s.widths)
         for (uint32_t op : ops) {
             const double bytes = static_cast<double>(bytes_moved(op, width, s.bytes / width).total());
-            p.cost.runs.push_back({static_cast<double>(s.warmups + s.reps), bytes, 0, 0, 0});
+            p.cost.runs.push_back(point(bytes, s.warmups, s.reps, 1.5 * stream_least_run_seconds));
             p.cost.host_bytes += static_cast<double>(s.bytes); // the destination checked, or the sum made once
         }
     return p;
@@ -90,7 +99,7 @@ ProbePlan plan_sweep_probe(const DeviceRecord &device, const ProbeOptions &optio
 ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &options)
 {
     const CurvePlan c = plan_chase(device, options);
-    const auto sizes = geometric_sizes(c.from, c.to, c.ratio, line_bytes);
+    const auto sizes = chase_sizes(c);
     const uint64_t llc = device.last_level_cache_bytes();
     uint64_t near = 0;
     for (uint32_t i = 0; i < std::min<uint32_t>(device.info.cache_count, VRB_MAX_CACHES); ++i)
@@ -108,7 +117,7 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
         // as memory loads: a last-level hit costs a good share of a miss (more in a VM's
         // nested paging). A GPU's assumed cache latency is already its L2's.
         const bool memory = footprint > (device.info.type == VRB_DEVICE_CPU ? near : llc);
-        const double runs = chase_warmups(c, footprint, llc) + c.reps;
+        const double runs = chase_warmups(c, footprint, llc) + chase_reps(c, footprint);
         p.cost.runs.push_back({runs, 0, memory ? 0 : steps, memory ? steps : 0, 0});
         p.cost.host_bytes += static_cast<double>(x); // the chain written and uploaded
     }

@@ -1,4 +1,5 @@
 #include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/planning/plan.hpp>
 #include <vrambench/core/run/runner.hpp>
 
 #include <fmt/format.h>
@@ -70,6 +71,18 @@ ProbeResult skipped_for_time(const ProbeContext &ctx, std::string_view probe, do
     return r;
 }
 
+// The plan's estimate for one probe on the device, or null where it gives none.
+nlohmann::json planned_seconds(const Probe &probe, const DeviceRecord &record, const ProbeOptions &options,
+                               const Throughput &throughput)
+{
+    try {
+        const ProbePlan plan = probe.plan(record, options);
+        return plan.estimated ? nlohmann::json(estimate_seconds(plan.cost, throughput)) : nlohmann::json();
+    } catch (const Error &) {
+        return nullptr; // the probe itself will say what is wrong with its plan
+    }
+}
+
 } // namespace
 
 DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::vector<const Probe *> &probes,
@@ -102,9 +115,24 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
     }
     if (observer.device_started) observer.device_started(record);
     const auto started = std::chrono::steady_clock::now();
+    const Throughput throughput = assumed_throughput(record);
     for (const Probe *probe : probes) {
         if (cancel_requested()) break;
-        ProbeContext ctx{*device, record, options, report, {}};
+        // Each result keeps the seconds it took and the plan's estimate for its probe, so
+        // a first run on a new device shows how far the estimator was off.
+        const nlohmann::json estimate = planned_seconds(*probe, record, options, throughput);
+        const auto probe_started = std::chrono::steady_clock::now();
+        auto last = probe_started;
+        auto timed_report = [&](ProbeResult r) {
+            const auto now = std::chrono::steady_clock::now();
+            if (!r.extra.is_object()) r.extra = nlohmann::json::object();
+            r.extra["wall_time"] = {{"seconds", std::chrono::duration<double>(now - last).count()},
+                                    {"probe_seconds", std::chrono::duration<double>(now - probe_started).count()},
+                                    {"probe_estimate_seconds", estimate}};
+            last = now;
+            report(r);
+        };
+        ProbeContext ctx{*device, record, options, timed_report, {}};
         if (options.time_budget_seconds) {
             const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             if (used >= *options.time_budget_seconds) {
