@@ -14,9 +14,10 @@
 //   to-host           a TRANSFER into host memory (pinned or pageable) does the same
 //   second-direction  only the second copy of a TRANSFER both ways at once does
 //   peer-copy         a TRANSFER from one device into another's memory does
-//   import            memory seen through an imported buffer has bit 8 of its last lane
-//                     flipped for the time of each operation on it (a read sees the
-//                     wrong bit, a write leaves it behind)
+//   import            memory read through an imported buffer (an operation's source, or
+//                     what CHECK compares) reads 0x100 too large in its last lane (added,
+//                     not flipped, so two reads through it never cancel); what is
+//                     written through it arrives as written
 //
 // VRAMBENCH_LIE_LOG names a file the module appends each distinct lie to, in the words a
 // probe's verification uses, so a test can demand the exact address and both values:
@@ -115,16 +116,16 @@ Lie lane_lie(uint32_t op_kind)
     }
 }
 
-// Each distinct lie once, in the order told, to VRAMBENCH_LIE_LOG.
+// Each distinct lie once, in the order told, to VRAMBENCH_LIE_LOG as it was when the
+// backend started.
 class LieLog {
   public:
     void tell(const std::string &line)
     {
-        const char *path = std::getenv("VRAMBENCH_LIE_LOG");
-        if (!path || !*path) return;
+        if (path_.empty()) return;
         const std::lock_guard lock(mutex_);
         if (!told_.insert(line).second) return;
-        const int fd = ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        const int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
         if (fd < 0) return;
         const std::string text = line + "\n";
         (void)!::write(fd, text.data(), text.size()); // one write with O_APPEND: whole lines
@@ -132,6 +133,7 @@ class LieLog {
     }
 
   private:
+    std::string path_ = std::getenv("VRAMBENCH_LIE_LOG") ? std::getenv("VRAMBENCH_LIE_LOG") : "";
     std::mutex mutex_;
     std::set<std::string> told_;
 };
@@ -259,17 +261,17 @@ class LiarDevice {
 
     vrb::tpl::KernelAnswer kernel(const vrb_operation &op)
     {
-        // Memory seen through an imported buffer is off by a bit while the operation runs.
+        // Memory read through an imported buffer is off by a bit while the operation runs.
         std::vector<uint32_t *> twisted;
         if (lying(Lie::import))
-            for (const vrb_operand *operand : {&op.dst, &op.src1, &op.src2})
+            for (const vrb_operand *operand : {&op.src1, &op.src2})
                 if (operand->buffer && buffer_of(*operand)->imported()) {
                     LiarBuffer &b = *buffer_of(*operand);
                     uint32_t *last = b.lanes_at(0) + b.size() / 4 - 1;
                     if (std::find(twisted.begin(), twisted.end(), last) == twisted.end()) twisted.push_back(last);
                 }
         for (uint32_t *lane : twisted)
-            *lane ^= lane_bit;
+            *lane += lane_bit;
 
         vrb::tpl::KernelArgs args;
         // An operand the operation does not use may carry any offset: it is never resolved.
@@ -284,8 +286,8 @@ class LiarDevice {
         vrb::tpl::KernelAnswer answer = vrb::tpl::launch_kernel(op, args);
 
         for (uint32_t *lane : twisted)
-            *lane ^= lane_bit;
-        if (!twisted.empty()) shared_.log.tell(fmt::format("import flips bit {:#x} of the last lane", lane_bit));
+            *lane -= lane_bit;
+        if (!twisted.empty()) shared_.log.tell(fmt::format("import reads the last lane {:#x} too large", lane_bit));
 
         const uint64_t op_lanes = op.count * op.element_bytes / 4;
         switch (op.kind) {

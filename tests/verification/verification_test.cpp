@@ -6,6 +6,7 @@
 
 #include <vrambench/core/measurement/sizes.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +57,10 @@ std::size_t expect_caught(const std::vector<ProbeResult> &results, const std::se
     std::size_t caught = 0;
     for (const ProbeResult &r : results) {
         SCOPED_TRACE(r.probe + " " + r.parameters.dump());
-        if (r.status == ProbeResult::Status::skipped) continue;
+        // Not run (a kind its kernels cannot use): nothing to verify.
+        if (r.status == ProbeResult::Status::skipped ||
+            (!r.value && r.verification.status != Verification::Status::failed))
+            continue;
         if (spoiled.count(operation_of(r))) {
             EXPECT_EQ(r.status, ProbeResult::Status::verification_failed) << r.error.value_or("");
             EXPECT_EQ(r.verification.status, Verification::Status::failed);
@@ -65,7 +69,11 @@ std::size_t expect_caught(const std::vector<ProbeResult> &results, const std::se
                 << testing::PrintToString(told);
             ++caught;
         } else {
-            EXPECT_EQ(r.verification.status, Verification::Status::passed) << r.verification.detail;
+            // Out of the lie's reach: verified, or not run (a kind its kernels cannot use).
+            EXPECT_NE(r.verification.status, Verification::Status::failed) << r.verification.detail;
+            if (r.value) {
+                EXPECT_EQ(r.verification.status, Verification::Status::passed) << r.verification.detail;
+            }
         }
     }
     return caught;
@@ -107,21 +115,25 @@ TEST(ChecksumLie, StreamReadAndDotChecksumsAreComparedWithTheHosts)
     Liar liar("checksum");
     const auto results = liar.run("bandwidth.stream", quick());
     EXPECT_GE(expect_caught(results, {"read", "dot"}, liar.told(), ""), 2u);
-    for (const ProbeResult &r : results)
-        if (r.status == ProbeResult::Status::verification_failed)
+    for (const ProbeResult &r : results) {
+        if (r.status == ProbeResult::Status::verification_failed) {
             EXPECT_TRUE(r.verification.detail.starts_with("checksum 0x")) << r.verification.detail;
+        }
+    }
 }
 
-class ChecksumLie : public ::testing::TestWithParam<std::pair<const char *, const char *>> {};
+class ReadChecksumLie : public ::testing::TestWithParam<std::pair<const char *, const char *>> {};
 
-TEST_P(ChecksumLie, TheReadChecksumIsComparedWithTheHosts)
+TEST_P(ReadChecksumLie, TheReadChecksumIsComparedWithTheHosts)
 {
     Liar liar("checksum");
     const auto [probe, operation] = GetParam();
-    EXPECT_GE(expect_caught(liar.run(probe, quick()), {operation}, liar.told()), 1u);
+    const auto results = liar.run(probe, quick());
+
+    EXPECT_GE(expect_caught(results, {operation}, liar.told()), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(StreamPoints, ChecksumLie,
+INSTANTIATE_TEST_SUITE_P(StreamPoints, ReadChecksumLie,
                          ::testing::Values(std::pair{"bandwidth.sweep", "read"}, std::pair{"pattern.alignment", "read"},
                                            std::pair{"pattern.vector", "read"}, std::pair{"memory.kinds", "read"},
                                            std::pair{"pattern.stride", "strided-read"},
@@ -134,20 +146,24 @@ TEST(LaneLie, EveryStreamDestinationLaneIsComparedWithTheHosts)
     for (const char *op : {"copy", "scale", "add", "triad", "write"}) {
         SCOPED_TRACE(op);
         Liar liar(op);
-        EXPECT_GE(expect_caught(liar.run("bandwidth.stream", quick()), {op}, liar.told(), "first at "), 1u);
+        const auto results = liar.run("bandwidth.stream", quick());
+
+        EXPECT_GE(expect_caught(results, {op}, liar.told(), "first at "), 1u);
     }
 }
 
-class LaneLie : public ::testing::TestWithParam<std::pair<const char *, const char *>> {};
+class DestinationLaneLie : public ::testing::TestWithParam<std::pair<const char *, const char *>> {};
 
-TEST_P(LaneLie, TheDestinationsLastLaneIsComparedWithTheHosts)
+TEST_P(DestinationLaneLie, TheDestinationsLastLaneIsComparedWithTheHosts)
 {
     const auto [probe, operation] = GetParam();
     Liar liar(operation);
-    EXPECT_GE(expect_caught(liar.run(probe, quick()), {operation}, liar.told(), "first at "), 1u);
+    const auto results = liar.run(probe, quick());
+
+    EXPECT_GE(expect_caught(results, {operation}, liar.told(), "first at "), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(StreamPoints, LaneLie,
+INSTANTIATE_TEST_SUITE_P(StreamPoints, DestinationLaneLie,
                          ::testing::Values(std::pair{"bandwidth.sweep", "copy"}, std::pair{"bandwidth.sweep", "write"},
                                            std::pair{"pattern.alignment", "copy"}, std::pair{"pattern.vector", "copy"},
                                            std::pair{"memory.kinds", "copy"}, std::pair{"memory.kinds", "write"}));
@@ -171,7 +187,9 @@ TEST(ChaseLie, AChaseThatEndsOneNodeEarlyFailsAtItsFirstPoint)
 TEST(TransferLie, AByteSpoiledOnTheWayToTheDeviceFailsEveryRouteIntoIt)
 {
     Liar liar("to-device");
-    EXPECT_GE(expect_caught(liar.run("bandwidth.transfer", quick()),
+    const auto results = liar.run("bandwidth.transfer", quick());
+
+    EXPECT_GE(expect_caught(results,
                             {"host-to-device pinned", "host-to-device pageable", "both-directions pinned",
                              "both-directions pageable", "device-to-device"},
                             liar.told(), "first at "),
@@ -181,7 +199,9 @@ TEST(TransferLie, AByteSpoiledOnTheWayToTheDeviceFailsEveryRouteIntoIt)
 TEST(TransferLie, AByteSpoiledOnTheWayToTheHostFailsEveryRouteIntoIt)
 {
     Liar liar("to-host");
-    EXPECT_GE(expect_caught(liar.run("bandwidth.transfer", quick()),
+    const auto results = liar.run("bandwidth.transfer", quick());
+
+    EXPECT_GE(expect_caught(results,
                             {"device-to-host pinned", "device-to-host pageable", "both-directions pinned",
                              "both-directions pageable"},
                             liar.told(), "first at "),
@@ -191,8 +211,9 @@ TEST(TransferLie, AByteSpoiledOnTheWayToTheHostFailsEveryRouteIntoIt)
 TEST(TransferLie, AByteSpoiledOnlyInTheSecondOfTwoCopiesAtOnceIsCaught)
 {
     Liar liar("second-direction");
-    EXPECT_EQ(expect_caught(liar.run("bandwidth.transfer", quick()),
-                            {"both-directions pinned", "both-directions pageable"}, liar.told(), "first at "),
+    const auto results = liar.run("bandwidth.transfer", quick());
+
+    EXPECT_EQ(expect_caught(results, {"both-directions pinned", "both-directions pageable"}, liar.told(), "first at "),
               2u);
 }
 
@@ -227,7 +248,7 @@ TEST(PeerLie, AChaseInAPeersMemoryThatEndsEarlyIsCaught)
 
 // ---------------------------------------------------------------- interop
 
-TEST(ImportLie, HandoffFindsTheLastLaneOfImportedMemoryWrongBothWays)
+TEST(ImportLie, HandoffFindsTheLastLaneReadThroughTheImportWrong)
 {
     Liar liar("import");
     const auto results = liar.run("interop.handoff", quick());
@@ -236,7 +257,7 @@ TEST(ImportLie, HandoffFindsTheLastLaneOfImportedMemoryWrongBothWays)
     EXPECT_EQ(r.status, ProbeResult::Status::verification_failed) << r.error.value_or("");
     const uint64_t bytes = r.parameters.at("array_bytes");
     EXPECT_EQ(r.extra.at("exporter_to_importer_mismatches"), 1u);
-    EXPECT_EQ(r.extra.at("importer_to_exporter_mismatches"), 1u);
+    EXPECT_EQ(r.extra.at("importer_to_exporter_mismatches"), 0u); // the lie is in reading only
     EXPECT_EQ(r.extra.at("first_mismatch_byte"), bytes - 4);
     EXPECT_NE(r.verification.detail.find(fmt::format("first wrong byte {:#x}", bytes - 4)), std::string::npos)
         << r.verification.detail;
@@ -253,8 +274,8 @@ TEST(ImportLie, TheFirstReadOfImportedMemoryIsComparedWithWhatTheExporterWrote)
         const auto at = r.verification.detail.find("gave checksum ");
         ASSERT_NE(at, std::string::npos) << r.verification.detail;
         ASSERT_EQ(std::sscanf(r.verification.detail.c_str() + at, "gave checksum %llx, expected %llx", &got, &want), 2);
-        // Bit 8 of one lane, either way: the checksums differ by exactly 0x100.
-        EXPECT_EQ(got > want ? got - want : want - got, 0x100u) << r.verification.detail;
+        // One lane read 0x100 too large: the checksums differ by exactly that.
+        EXPECT_EQ(got - want, 0x100u) << r.verification.detail;
     }
 }
 
