@@ -168,7 +168,8 @@ class TransferProbe final : public Probe {
                 m = compare_buffer(*dst2, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, transfer_seed_src + 1));
             if (m.count)
                 mark_verification_failed(point,
-                                         fmt::format("{} lanes wrong; first at byte {:#x}", m.count, m.first * 4));
+                                         fmt::format("{} lanes wrong; first at byte {:#x}: {:#010x}, expected {:#010x}",
+                                                     m.count, m.first * 4, m.first_actual, m.first_expected));
             else
                 point.verification = {Verification::Status::passed,
                                       fmt::format("all {} bytes arrived", bytes * directions)};
