@@ -59,6 +59,7 @@ nlohmann::json report_data(const std::vector<ReportInput> &sets)
     json overlays = report::overlay_sections(cards);
     for (json &section : report::under_load_sections(cards))
         overlays.push_back(std::move(section));
+    overlays.push_back(report::model_fit_section(cards));
     json data = {{"title", sets.size() == 1 ? "vrambench report: " + sets.front().name
                                             : fmt::format("vrambench report: {} result sets", sets.size())},
                  {"sets", set_list},
