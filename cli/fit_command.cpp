@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <unistd.h>
 
 namespace vrb::cli {
 
@@ -58,8 +59,10 @@ fit::Card card_of(const FitOptions &o)
         DiscoveryOptions discovery;
         for (const auto &p : o.plugins)
             discovery.extra_plugins.emplace_back(p);
-        std::fprintf(stderr, "vrambench fit: measuring %s (%s)...\n", o.device.c_str(),
-                     fmt::format("{}", fmt::join(fit::fit_probes(), ", ")).c_str());
+        // A progress line, as run's: only when a person watches stderr.
+        if (isatty(STDERR_FILENO) == 1)
+            std::fprintf(stderr, "vrambench fit: measuring %s (%s)...\n", o.device.c_str(),
+                         fmt::format("{}", fmt::join(fit::fit_probes(), ", ")).c_str());
         return fit::measure_card(o.device, discovery, o.timeout);
     }
     throw UsageError("fit needs a card to measure against: --result SET.json [--device ID], --device ID (measured "
@@ -102,8 +105,8 @@ void add_fit_command(CLI::App &app)
     fit->add_option("--mode", o->mode, "inference (default) or training");
     fit->add_option("--optimizer", o->optimizer, "Training: adam, adamw (default), sgd, adafactor or adam-8bit");
     fit->add_option("--batch", o->batch, "Sequences at once (default 1)");
-    o->context_option = fit->add_option("--context", o->context,
-                                        "Tokens a sequence holds (default: the model's context, else 4096)");
+    o->context_option =
+        fit->add_option("--context", o->context, "Tokens a sequence holds (default: the model's context, else 4096)");
     o->kv_dtype_option =
         fit->add_option("--kv-dtype", o->kv_dtype, "The KV cache's dtype (default: the weights', fp16 when quantized)");
     fit->add_flag("--checkpointing", o->checkpointing, "Training: activations recomputed (full recomputation)");
@@ -123,8 +126,9 @@ void add_fit_command(CLI::App &app)
     fit->add_option("--plugin", o->plugins, "Load this backend module as well (repeatable; --device)")
         ->check(CLI::ExistingPath);
     fit->add_option("--timeout", o->timeout, "Stop a backend silent this many seconds (--device; default 600)");
-    fit->footer("Formulas and sources: docs/fit.md.\n"
-                "Exit codes: 0 it fits; 2 bad input (a model, flag, file or device fit cannot use); 5 it does not fit.");
+    fit->footer(
+        "Formulas and sources: docs/fit.md.\n"
+        "Exit codes: 0 it fits; 2 bad input (a model, flag, file or device fit cannot use); 5 it does not fit.");
     set_runner(fit, [o] { return run_fit(*o); });
 }
 

@@ -14,8 +14,8 @@ void expect_published_count(const std::string &name)
     ASSERT_NE(entry, nullptr) << name << " is catalogued";
     const double computed = parameter_count(entry->model);
     EXPECT_NEAR(computed / entry->published_parameters, 1.0, 0.005)
-        << name << ": computed " << computed << ", published " << entry->published_as << " ("
-        << entry->published_source << ")";
+        << name << ": computed " << computed << ", published " << entry->published_as << " (" << entry->published_source
+        << ")";
     if (entry->published_active_parameters) {
         EXPECT_NEAR(active_parameter_count(entry->model) / *entry->published_active_parameters, 1.0, 0.005) << name;
     }
@@ -25,16 +25,46 @@ void expect_published_count(const std::string &name)
 
 } // namespace
 
-TEST(FitCatalogue, Llama7bCountsAsPublished) { expect_published_count("llama-7b"); }
-TEST(FitCatalogue, Llama13bCountsAsPublished) { expect_published_count("llama-13b"); }
-TEST(FitCatalogue, Llama33bCountsAsPublished) { expect_published_count("llama-33b"); }
-TEST(FitCatalogue, Llama65bCountsAsPublished) { expect_published_count("llama-65b"); }
-TEST(FitCatalogue, Llama2_70bCountsAsPublished) { expect_published_count("llama-2-70b"); }
-TEST(FitCatalogue, Llama3_8bCountsAsPublished) { expect_published_count("llama-3-8b"); }
-TEST(FitCatalogue, Llama3_70bCountsAsPublished) { expect_published_count("llama-3-70b"); }
-TEST(FitCatalogue, Llama3_1_405bCountsAsPublished) { expect_published_count("llama-3.1-405b"); }
-TEST(FitCatalogue, Mixtral8x7bCountsAsPublishedInAllAndAToken) { expect_published_count("mixtral-8x7b"); }
-TEST(FitCatalogue, Qwen2_5_72bCountsAsPublished) { expect_published_count("qwen2.5-72b"); }
+TEST(FitCatalogue, Llama7bCountsAsPublished)
+{
+    expect_published_count("llama-7b");
+}
+TEST(FitCatalogue, Llama13bCountsAsPublished)
+{
+    expect_published_count("llama-13b");
+}
+TEST(FitCatalogue, Llama33bCountsAsPublished)
+{
+    expect_published_count("llama-33b");
+}
+TEST(FitCatalogue, Llama65bCountsAsPublished)
+{
+    expect_published_count("llama-65b");
+}
+TEST(FitCatalogue, Llama2_70bCountsAsPublished)
+{
+    expect_published_count("llama-2-70b");
+}
+TEST(FitCatalogue, Llama3_8bCountsAsPublished)
+{
+    expect_published_count("llama-3-8b");
+}
+TEST(FitCatalogue, Llama3_70bCountsAsPublished)
+{
+    expect_published_count("llama-3-70b");
+}
+TEST(FitCatalogue, Llama3_1_405bCountsAsPublished)
+{
+    expect_published_count("llama-3.1-405b");
+}
+TEST(FitCatalogue, Mixtral8x7bCountsAsPublishedInAllAndAToken)
+{
+    expect_published_count("mixtral-8x7b");
+}
+TEST(FitCatalogue, Qwen2_5_72bCountsAsPublished)
+{
+    expect_published_count("qwen2.5-72b");
+}
 
 TEST(FitCatalogue, HoldsTheTenModelsEachWithItsShape)
 {

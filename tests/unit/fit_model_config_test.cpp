@@ -26,9 +26,10 @@ std::string refusal(const json &config)
 
 json llama_like()
 {
-    return {{"model_type", "llama"},      {"hidden_size", 4096},       {"num_hidden_layers", 32},
-            {"num_attention_heads", 32},  {"num_key_value_heads", 8},  {"intermediate_size", 14336},
-            {"vocab_size", 32000},        {"max_position_embeddings", 32768}};
+    return {{"model_type", "llama"},    {"hidden_size", 4096},
+            {"num_hidden_layers", 32},  {"num_attention_heads", 32},
+            {"num_key_value_heads", 8}, {"intermediate_size", 14336},
+            {"vocab_size", 32000},      {"max_position_embeddings", 32768}};
 }
 
 } // namespace

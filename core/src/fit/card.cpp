@@ -53,8 +53,7 @@ Found find(const json &results, const std::string &device, const std::string &pr
 {
     for (std::size_t i = 0; i < results.size(); ++i) {
         const json &r = results[i];
-        if (r.value("device", "") == device && r.value("probe", "") == probe && usable(r) && accept(r))
-            return {&r, i};
+        if (r.value("device", "") == device && r.value("probe", "") == probe && usable(r) && accept(r)) return {&r, i};
     }
     return {};
 }
@@ -90,7 +89,7 @@ Card card_by_hand(double memory_bytes, double read_gb_per_s)
 {
     Card c;
     c.device = "by hand";
-    c.name = "a card given by hand";
+    c.name = fmt::format("{} at {:g} GB/s", format_size(static_cast<uint64_t>(memory_bytes)), read_gb_per_s);
     c.measured = "given by hand (--memory, --bandwidth)";
     c.card_bytes = c.available_bytes = memory_bytes;
     c.available_rule = "--memory, all of it: no runtime share or fragmentation measured";
@@ -106,9 +105,8 @@ double parse_bandwidth(std::string_view text)
 {
     std::string s(text);
     const auto bad = [&](std::string_view why) {
-        return UsageError(
-            fmt::format("--bandwidth '{}': {} (write it as 2039GB/s, 3.35TB/s or 900GiB/s; GB = 1e9 bytes)", text,
-                        why));
+        return UsageError(fmt::format(
+            "--bandwidth '{}': {} (write it as 2039GB/s, 3.35TB/s or 900GiB/s; GB = 1e9 bytes)", text, why));
     };
     std::size_t split = 0;
     while (split < s.size() && (std::isdigit(static_cast<unsigned char>(s[split])) || s[split] == '.' ||
@@ -117,8 +115,7 @@ double parse_bandwidth(std::string_view text)
     // "2e3GB/s": an exponent's e is the number's; a unit starts with a letter past it.
     double value = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + split, value);
-    if (split == 0 || ec != std::errc() || end != s.data() + split || !std::isfinite(value))
-        throw bad("not a number");
+    if (split == 0 || ec != std::errc() || end != s.data() + split || !std::isfinite(value)) throw bad("not a number");
     std::string unit = s.substr(split);
     while (!unit.empty() && unit.front() == ' ')
         unit.erase(unit.begin());
@@ -159,8 +156,8 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
             throw UsageError(fmt::format("{}: the result set measured {} cards ({}): name one with --device", set_name,
                                          cards.size(), fmt::join(cards, ", ")));
     }
-    const auto described = std::find_if(devices.begin(), devices.end(),
-                                         [&](const json &d) { return d.value("id", "") == device; });
+    const auto described =
+        std::find_if(devices.begin(), devices.end(), [&](const json &d) { return d.value("id", "") == device; });
     if (described == devices.end())
         throw UsageError(fmt::format("{}: no device {} in the result set (it has {})", set_name, device,
                                      ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", "))));
@@ -174,7 +171,9 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
                              fmt::format("{}#{}", run_id, f.index)});
         return (*f.result)["value"].get<double>();
     };
-    const auto operation = [](const char *op) { return [op](const json &r) { return parameter(r, "operation") == op; }; };
+    const auto operation = [](const char *op) {
+        return [op](const json &r) { return parameter(r, "operation") == op; };
+    };
     const auto any = [](const json &) { return true; };
 
     const Found reported_total = find(results, device, "capacity.report", operation("total"));
@@ -205,8 +204,8 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
         c.available_rule = total.result ? "capacity.report's free memory: capacity.total stopped at the run's budget "
                                           "before the card was full"
                                         : "capacity.report's free memory: the set has no capacity.total";
-        c.notes.push_back(fmt::format("{}: measure what a process can hold with `{}`", c.available_rule,
-                                      fit_probes_command(device)));
+        c.notes.push_back(
+            fmt::format("{}: measure what a process can hold with `{}`", c.available_rule, fit_probes_command(device)));
     } else if (total.result) {
         c.available_bytes = figure(total, "capacity.total", "bytes");
         c.available_rule = "capacity.total, stopped at the run's budget: the card may hold more";

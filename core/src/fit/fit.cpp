@@ -89,8 +89,7 @@ void check_count(double value, const char *flag, double most)
 {
     if (!(value >= 1) || value != std::floor(value))
         throw UsageError(fmt::format("{} {:g}: expected a whole number of at least 1", flag, value));
-    if (value > most)
-        throw UsageError(fmt::format("{} {:g}: past {:g}, not taken for a real job", flag, value, most));
+    if (value > most) throw UsageError(fmt::format("{} {:g}: past {:g}, not taken for a real job", flag, value, most));
 }
 
 std::string gib(double bytes)
@@ -103,8 +102,7 @@ std::string gib(double bytes)
 Workload complete_workload(Workload w, const Model &model, bool context_given, bool kv_dtype_given)
 {
     if (!context_given) w.context = model.context_tokens.value_or(default_context_tokens);
-    if (!kv_dtype_given)
-        w.kv_dtype = (w.dtype == DType::fp32 || w.dtype == DType::bf16) ? w.dtype : DType::fp16;
+    if (!kv_dtype_given) w.kv_dtype = (w.dtype == DType::fp32 || w.dtype == DType::bf16) ? w.dtype : DType::fp16;
     return w;
 }
 
@@ -150,7 +148,9 @@ Answer fit_model(const Model &model, const Workload &w, const Card &card)
     a.cards_needed = fewest_cards(model, w, card);
     if (w.mode == Mode::inference) {
         a.bytes_read_per_step = bytes_read_per_decode_step(model, w);
-        const auto ceiling = [&](double gb_per_s) { return gb_per_s * 1e9 * w.batch * w.cards / a.bytes_read_per_step; };
+        const auto ceiling = [&](double gb_per_s) {
+            return gb_per_s * 1e9 * w.batch * w.cards / a.bytes_read_per_step;
+        };
         a.decode_ceiling = ceiling(card.read_gb_per_s);
         if (card.host_read_gb_per_s) a.host_decode_ceiling = ceiling(*card.host_read_gb_per_s);
     }
@@ -174,8 +174,11 @@ nlohmann::json fit_json(const Answer &a)
         parts[p.name] = {{"bytes", std::llround(p.bytes)}, {"formula", p.formula}, {"source", p.source}};
     json figures = json::array();
     for (const Figure &f : a.card.figures)
-        figures.push_back(
-            {{"figure", f.name}, {"value", f.value}, {"unit", f.unit}, {"device", f.device}, {"result_id", f.result_id}});
+        figures.push_back({{"figure", f.name},
+                           {"value", f.value},
+                           {"unit", f.unit},
+                           {"device", f.device},
+                           {"result_id", f.result_id}});
     const Model &m = a.model;
     const Workload &w = a.workload;
     json decode = nullptr;
@@ -187,8 +190,8 @@ nlohmann::json fit_json(const Answer &a)
                   {"card_read_gb_per_s", a.card.read_gb_per_s},
                   {"host_ram_tokens_per_second", optional(a.host_decode_ceiling)},
                   {"host_ram_read_gb_per_s", optional(a.card.host_read_gb_per_s)},
-                  {"host_ram_slower", a.host_decode_ceiling ? json(*a.decode_ceiling / *a.host_decode_ceiling)
-                                                            : json(nullptr)}};
+                  {"host_ram_slower",
+                   a.host_decode_ceiling ? json(*a.decode_ceiling / *a.host_decode_ceiling) : json(nullptr)}};
     return {{"fits", a.fits},
             {"reasons", a.reasons},
             {"model",
@@ -239,8 +242,8 @@ std::string fit_table(const Answer &a)
 {
     const Model &m = a.model;
     const Workload &w = a.workload;
-    std::string out = fmt::format("{}: {:.4g}e9 parameters ({}), from {}\n", m.name, a.parameters / 1e9,
-                                  m.architecture, m.source);
+    std::string out =
+        fmt::format("{}: {:.4g}e9 parameters ({}), from {}\n", m.name, a.parameters / 1e9, m.architecture, m.source);
     if (m.experts > 1)
         out += fmt::format("  mixture of {:g} experts, {:g} a token: {:.4g}e9 parameters read a token\n", m.experts,
                            m.experts_per_token, a.active_parameters / 1e9);
@@ -255,7 +258,8 @@ std::string fit_table(const Answer &a)
     for (const Part &p : a.parts)
         out += fmt::format("{:<18} {:>10} {:>9.1f}%  {}\n", p.name, gib(p.bytes), 100 * p.bytes / a.available_bytes,
                            p.formula);
-    out += fmt::format("{:<18} {:>10} {:>9.1f}%\n", "total", gib(a.total_bytes), 100 * a.total_bytes / a.available_bytes);
+    out +=
+        fmt::format("{:<18} {:>10} {:>9.1f}%\n", "total", gib(a.total_bytes), 100 * a.total_bytes / a.available_bytes);
     out += fmt::format("{:<18} {:>10} {:>9.1f}%  {}\n\n", "card", gib(a.available_bytes), 100.0, a.card.available_rule);
     for (const std::string &u : a.unknown)
         out += "not counted: " + u + "\n";
@@ -274,12 +278,15 @@ std::string fit_table(const Answer &a)
     if (a.decode_ceiling) {
         out += fmt::format("decode ceiling: {:.1f} tokens/s ({:.1f} GB/s read x {:g} / {:.3g} GB read a step)\n",
                            *a.decode_ceiling, a.card.read_gb_per_s, w.batch * w.cards, a.bytes_read_per_step / 1e9);
-        if (a.host_decode_ceiling)
-            out += fmt::format("served from host RAM ({:.1f} GB/s read, {}): {:.1f} tokens/s, {:.1f} x slower\n",
+        if (a.host_decode_ceiling) {
+            // Integrated and CPU devices can read slower than the host's own RAM.
+            const double slower = *a.decode_ceiling / *a.host_decode_ceiling;
+            out += fmt::format("served from host RAM ({:.1f} GB/s read, {}): {:.1f} tokens/s, {:.1f} x {}\n",
                                *a.card.host_read_gb_per_s, a.card.host_device, *a.host_decode_ceiling,
-                               *a.decode_ceiling / *a.host_decode_ceiling);
-        else
-            out += "served from host RAM: no host:0 read figure beside this card (--result with a host:0 run has one)\n";
+                               slower >= 1 ? slower : 1 / slower, slower >= 1 ? "slower" : "faster");
+        } else
+            out +=
+                "served from host RAM: no host:0 read figure beside this card (--result with a host:0 run has one)\n";
     }
     out += "\nmeasured figures used:\n";
     for (const Figure &f : a.card.figures)

@@ -26,9 +26,9 @@ json described_device(const std::string &device, const DiscoveryOptions &discove
     for (const json &b : backends) {
         if (b.value("name", "") != backend) continue;
         if (b.value("state", "") != "available")
-            throw UsageError(fmt::format("--device {}: backend '{}' is {}: {}", device, backend, b.value("state", ""),
-                                         b.contains("reason") && b["reason"].is_string() ? b["reason"].get<std::string>()
-                                                                                         : "no reason given"));
+            throw UsageError(fmt::format(
+                "--device {}: backend '{}' is {}: {}", device, backend, b.value("state", ""),
+                b.contains("reason") && b["reason"].is_string() ? b["reason"].get<std::string>() : "no reason given"));
         for (const json &d : b.value("devices", json::array())) {
             if (d.value("id", "") != device) continue;
             if (d.contains("error"))

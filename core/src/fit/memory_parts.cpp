@@ -194,10 +194,10 @@ Parts memory_parts(const Model &m, const Workload &w)
                              fmt::format("{} parameters x {:g} B ({} gradients)", count_text(p), g, to_string(w.dtype)),
                              zero_source, false});
         if (const double master = master_bytes_per_parameter(w.dtype); master > 0)
-            out.parts.push_back({"master_weights", p * master,
-                                 fmt::format("{} parameters x 4 B (fp32 copy of the {} weights)", count_text(p),
-                                             to_string(w.dtype)),
-                                 zero_source, false});
+            out.parts.push_back(
+                {"master_weights", p * master,
+                 fmt::format("{} parameters x 4 B (fp32 copy of the {} weights)", count_text(p), to_string(w.dtype)),
+                 zero_source, false});
         std::string formula, source = zero_source;
         switch (w.optimizer) {
         case Optimizer::adam:
@@ -227,15 +227,15 @@ Parts memory_parts(const Model &m, const Workload &w)
         const std::string per = activation_scale(w) > 1 ? "4 B (fp32)" : "2 B";
         std::string formula;
         if (w.mode == Mode::inference)
-            formula = fmt::format("one layer at a time: 34 x context {:g} x batch {:g} x hidden {:g}, at {}",
-                                  w.context, w.batch, m.hidden, per);
+            formula = fmt::format("one layer at a time: 34 x context {:g} x batch {:g} x hidden {:g}, at {}", w.context,
+                                  w.batch, m.hidden, per);
         else if (w.checkpointing)
             formula = fmt::format("recomputed: layers {:g} x 2 sbh + one layer's (34 sbh + 5 a s^2 b); s {:g}, b {:g}, "
                                   "h {:g}, a {:g}, at {}",
                                   m.layers, w.context, w.batch, m.hidden, m.heads, per);
         else
-            formula = fmt::format("layers {:g} x (34 sbh + 5 a s^2 b); s {:g}, b {:g}, h {:g}, a {:g}, at {}",
-                                  m.layers, w.context, w.batch, m.hidden, m.heads, per);
+            formula = fmt::format("layers {:g} x (34 sbh + 5 a s^2 b); s {:g}, b {:g}, h {:g}, a {:g}, at {}", m.layers,
+                                  w.context, w.batch, m.hidden, m.heads, per);
         out.parts.push_back({"activations", activation_bytes(m, w), formula, korthikanti_source, true});
     } else
         out.unknown.push_back("activations: a bare count needs --layers and --hidden");
@@ -244,9 +244,10 @@ Parts memory_parts(const Model &m, const Workload &w)
             const double per_token = kv_cache_bytes_per_token(m, w.kv_dtype);
             out.parts.push_back(
                 {"kv_cache", per_token * w.context * w.batch,
-                 fmt::format("2 x layers {:g} x KV heads {:g} x head dim {:g} x {:g} B ({}) x context {:g} x batch {:g}",
-                             m.layers, m.kv_heads, m.head_dim, bytes_per_element(w.kv_dtype), to_string(w.kv_dtype),
-                             w.context, w.batch),
+                 fmt::format(
+                     "2 x layers {:g} x KV heads {:g} x head dim {:g} x {:g} B ({}) x context {:g} x batch {:g}",
+                     m.layers, m.kv_heads, m.head_dim, bytes_per_element(w.kv_dtype), to_string(w.kv_dtype), w.context,
+                     w.batch),
                  "keys and values of every layer for every token held (Pope et al. 2022, Efficiently Scaling "
                  "Transformer Inference, arXiv:2211.05102, section 2)",
                  true});

@@ -42,8 +42,8 @@ double parse_parameter_count(std::string_view text)
 {
     std::string s(text);
     const auto bad = [&](std::string_view why) {
-        return UsageError(fmt::format("invalid parameter count '{}': {} (write it as 65B, 6.7B, 350M, 1.5T or 7e9)",
-                                      text, why));
+        return UsageError(
+            fmt::format("invalid parameter count '{}': {} (write it as 65B, 6.7B, 350M, 1.5T or 7e9)", text, why));
     };
     if (s.empty()) throw bad("empty");
     double factor = 1;
@@ -77,8 +77,8 @@ Model model_from_count(std::string_view text, const ShapeOptions &shape)
         if (value < 0 || value != std::floor(value))
             throw UsageError(fmt::format("{} {:g}: expected a positive whole number", flag, value));
         if (value > most)
-            throw UsageError(fmt::format("{} {:g}: past the {:g} any model has: not taken for a model", flag, value,
-                                         most));
+            throw UsageError(
+                fmt::format("{} {:g}: past the {:g} any model has: not taken for a model", flag, value, most));
     };
     check(shape.layers, "--layers", most_layers);
     check(shape.hidden, "--hidden", most_hidden);
@@ -107,8 +107,8 @@ Model model_from_count(std::string_view text, const ShapeOptions &shape)
 
 Model resolve_model(const std::string &spec, const ShapeOptions &shape)
 {
-    const bool shaped = shape.layers > 0 || shape.hidden > 0 || shape.heads > 0 || shape.kv_heads > 0 ||
-                        shape.head_dim > 0;
+    const bool shaped =
+        shape.layers > 0 || shape.hidden > 0 || shape.heads > 0 || shape.kv_heads > 0 || shape.head_dim > 0;
     std::error_code ec;
     const bool file = std::filesystem::exists(spec, ec);
     const CatalogueEntry *entry = file ? nullptr : find_catalogued(spec);
@@ -118,8 +118,8 @@ Model resolve_model(const std::string &spec, const ShapeOptions &shape)
                                      spec));
     if (file) return model_from_config_file(spec);
     if (entry) return entry->model;
-    if (!spec.empty() && (std::isdigit(static_cast<unsigned char>(spec.front())) || spec.front() == '-' ||
-                          spec.front() == '.'))
+    if (!spec.empty() &&
+        (std::isdigit(static_cast<unsigned char>(spec.front())) || spec.front() == '-' || spec.front() == '.'))
         return model_from_count(spec, shape);
     if (spec.ends_with(".json") || spec.find('/') != std::string::npos)
         throw UsageError(fmt::format("{}: no such file (MODEL is a config.json, a parameter count or a catalogued "

@@ -220,16 +220,16 @@ Model model_from_config(const json &config, const std::string &where)
     else if (type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel")
         falcon(m, f);
     else
-        throw UsageError(fmt::format("{}: unknown architecture (model_type '{}'): fit knows {}", where, type,
-                                     known_architectures));
+        throw UsageError(
+            fmt::format("{}: unknown architecture (model_type '{}'): fit knows {}", where, type, known_architectures));
 
     if (m.head_dim == 0)
         throw UsageError(fmt::format("{}: hidden_size {:g} does not split evenly over {:g} attention heads and no "
                                      "head_dim is given",
                                      where, m.hidden, m.heads));
     if (m.kv_heads > m.heads || std::fmod(m.heads, m.kv_heads) != 0)
-        throw UsageError(fmt::format("{}: {:g} key-value heads do not divide the {:g} attention heads", where,
-                                     m.kv_heads, m.heads));
+        throw UsageError(
+            fmt::format("{}: {:g} key-value heads do not divide the {:g} attention heads", where, m.kv_heads, m.heads));
     if (m.experts_per_token > m.experts)
         throw UsageError(fmt::format("{}: num_experts_per_tok {:g} is more than the {:g} experts", where,
                                      m.experts_per_token, m.experts));
@@ -257,8 +257,8 @@ Model model_from_config_file(const std::filesystem::path &given)
     try {
         config = json::parse(text.str());
     } catch (const json::parse_error &e) {
-        throw UsageError(fmt::format("{}: not a whole JSON document (truncated or malformed): {}", file.string(),
-                                     e.what()));
+        throw UsageError(
+            fmt::format("{}: not a whole JSON document (truncated or malformed): {}", file.string(), e.what()));
     }
     return model_from_config(config, file.string());
 }

@@ -31,7 +31,8 @@ fit::Answer answer(const fit::CatalogueEntry &entry, fit::DType dtype, const fit
 std::string cell(const fit::Answer &a)
 {
     const std::string speed = a.decode_ceiling ? fmt::format("{} tokens/s", figure_text(*a.decode_ceiling, 1)) : "";
-    if (a.fits) return fmt::format("fits, {:.1f} GiB spare, {}", (a.available_bytes - a.total_bytes) / (1 << 30), speed);
+    if (a.fits)
+        return fmt::format("fits, {:.1f} GiB spare, {}", (a.available_bytes - a.total_bytes) / (1 << 30), speed);
     if (a.total_bytes > a.available_bytes)
         return fmt::format("no: {:.1f} GiB short; {:g} cards", (a.total_bytes - a.available_bytes) / (1 << 30),
                            a.cards_needed.value_or(0));
@@ -65,7 +66,8 @@ json model_fit_section(const std::vector<Card> &cards)
         }
         json points = json::array();
         for (const auto &entry : fit::model_catalogue()) {
-            std::vector<std::string> row{c.label, entry.name, fmt::format("{:.1f}e9", fit::parameter_count(entry.model) / 1e9)};
+            std::vector<std::string> row{c.label, entry.name,
+                                         fmt::format("{:.1f}e9", fit::parameter_count(entry.model) / 1e9)};
             for (const fit::DType d : grid_dtypes) {
                 const fit::Answer a = answer(entry, d, card);
                 row.push_back(cell(a));
