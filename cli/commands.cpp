@@ -433,6 +433,7 @@ void add_commands(CLI::App &app, Options &o)
     add_compare_command(app);
     add_export_command(app);
     add_fleet_command(app);
+    add_fit_command(app);
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)

@@ -53,6 +53,7 @@ void add_commands(CLI::App &app, Options &options);
 // Commands in files of their own; each runs from its CLI11 callback.
 void add_plugin_check_command(CLI::App &app); // plugin_check_command.cpp
 void add_fleet_command(CLI::App &app);        // fleet_command.cpp
+void add_fit_command(CLI::App &app);          // fit_command.cpp
 // The fleet comparison of a folder of result sets, printed as text or json; returns 5
 // when a card is named, 0 otherwise (fleet_command.cpp; `compare --fleet` too).
 int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, const std::string &format);

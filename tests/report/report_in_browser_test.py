@@ -54,6 +54,24 @@ def charts_in(data):
     return [chart for section in sections for chart in section["charts"]]
 
 
+def check_model_fit_grid(data, dom):
+    """The grid of which catalogued models fit on each card: in the data, every card with
+    every model at each dtype; in the drawn page, its heading and one row per card and model."""
+    grids = [s for card in data["cards"] for s in card["sections"] if s["title"] == "Which models fit, as measured"]
+    if not check(len(grids) == 2 and all(g["tables"] for g in grids), "each of the two cards has its model fit grid"):
+        return
+    rows = [row for g in grids for row in g["tables"][0]["rows"]]
+    columns = grids[0]["tables"][0]["columns"]
+    check(columns[-3:] == ["fp16", "int8", "int4"], "the grid has a column per dtype: %s" % columns)
+    check(len(rows) == 2 * 10, "the grids hold each of the 10 catalogued models for both cards (%d rows)" % len(rows))
+    check(all(cell.startswith("fits") or cell.startswith("no:") for row in rows for cell in row[3:]),
+          "every cell says whether the model fits")
+    check(any("tokens/s" in cell for row in rows for cell in row[3:]), "a cell that fits gives its ceiling")
+    check(dom.count(">Which models fit, as measured</h3>") == 2, "the browser draws each grid's heading")
+    drawn_rows = re.findall(r"<tr><td>[^<]*</td><td>(llama-7b|mixtral-8x7b|qwen2\.5-72b)</td>", dom)
+    check(len(drawn_rows) == 2 * 3, "the browser draws the grid's rows (%d of 6 looked for)" % len(drawn_rows))
+
+
 def main():
     exe, source = sys.argv[1], sys.argv[2]
     chrome = browser()
@@ -107,6 +125,7 @@ def main():
             check(drawn["painted"], "chart %s (%s) is painted" % (chart["id"], chart["title"]))
             check(drawn["bands"] == len(chart["bands"]), "chart %s shades its plateaus" % chart["id"])
         check(any(c["bands"] for c in charts), "some curve has shaded plateaus")
+        check_model_fit_grid(data, dumped.stdout)
 
         shot = os.path.join(work, "report.png")
         taken = run_browser(chrome, work, "--window-size=1280,2400", "--virtual-time-budget=10000",

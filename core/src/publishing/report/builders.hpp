@@ -19,5 +19,7 @@ json vram_against_ram(const std::vector<Card> &cards);
 // Each card's figures alone against the same card's under load (run --concurrent); no
 // section when no card has both.
 json under_load_sections(const std::vector<Card> &cards);
+// Which catalogued models fit on each card, at which dtype, and their decode ceilings.
+json model_fit_section(const std::vector<Card> &cards);
 
 } // namespace vrb::report

@@ -53,10 +53,12 @@ nlohmann::json report_data(const std::vector<ReportInput> &sets)
         }
     }
     json card_list = json::array();
-    for (const report::Card &card : cards)
+    for (const report::Card &card : cards) {
         card_list.push_back({{"label", card.label},
                              {"key", card.device->value("key", json())},
                              {"sections", report::card_sections(card)}});
+        card_list.back()["sections"].push_back(report::model_fit_section({card}));
+    }
     json overlays = report::overlay_sections(cards);
     for (json &section : report::under_load_sections(cards))
         overlays.push_back(std::move(section));

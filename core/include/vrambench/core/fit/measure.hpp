@@ -1,0 +1,25 @@
+// `fit --device ID`: the few figures fit needs, measured now through the runner
+// (capacity.report, capacity.total, capacity.max-alloc, capacity.fragmentation and the
+// quick suite's stream read), host RAM's stream read beside them.
+#pragma once
+
+#include <vrambench/core/fit/card.hpp>
+#include <vrambench/core/modules/registry.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace vrb::fit {
+
+// The probes measured on the card.
+const std::vector<std::string> &fit_probes();
+
+// The result set of that short run (schema v1). Throws UsageError naming the device
+// when it does not exist, its backend is unavailable, or it fails before giving the
+// figures (fit exits 2: it has nothing to judge with).
+nlohmann::json measure_for_fit(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds);
+
+Card measure_card(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds);
+
+} // namespace vrb::fit

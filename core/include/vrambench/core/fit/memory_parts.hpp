@@ -1,0 +1,85 @@
+// What a model keeps in memory, part by part, each with its formula and the source of
+// that formula (docs/fit.md): weights at a dtype, and for training the gradients, the
+// master weights and the optimizer's states; the activations; the KV cache.
+#pragma once
+
+#include <vrambench/core/fit/model.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vrb::fit {
+
+enum class DType { fp32, bf16, fp16, fp8, int8, int4 };
+enum class Mode { inference, training };
+enum class Optimizer { adam, adamw, sgd, adafactor, adam_8bit };
+
+std::string_view to_string(DType dtype);
+std::string_view to_string(Mode mode);
+std::string_view to_string(Optimizer optimizer);
+// UsageError naming `flag` and the accepted names for anything else.
+DType parse_dtype(std::string_view text, std::string_view flag);
+Mode parse_mode(std::string_view text);
+Optimizer parse_optimizer(std::string_view text);
+
+// int4 weights carry one fp16 scale per group of this many (GPTQ's and AWQ's default).
+inline constexpr double int4_group_size = 128;
+// Bytes a weight takes at `dtype`: int4 is half a byte plus its group's scale.
+double bytes_per_weight(DType dtype);
+// Bytes one element of the KV cache or of an activation takes (int4 counts half a byte).
+double bytes_per_element(DType dtype);
+
+struct Workload {
+    DType dtype = DType::fp16;
+    DType kv_dtype = DType::fp16;
+    Mode mode = Mode::inference;
+    Optimizer optimizer = Optimizer::adamw;
+    double batch = 1;
+    double context = 4096; // tokens a sequence holds
+    bool checkpointing = false;
+    double cards = 1; // the model split evenly over this many cards
+};
+
+// The context a workload gets when --context is not given: the model's own, else this.
+inline constexpr double default_context_tokens = 4096;
+
+struct Part {
+    std::string name;    // "weights", "gradients", "master_weights", "optimizer_states", "activations", "kv_cache"
+    double bytes = 0;    // over the whole job, before splitting over cards
+    std::string formula; // worked with this model's figures
+    std::string source;
+    bool comes_and_goes = false; // allocated and freed as the job runs (what fragmentation costs)
+};
+
+// The KV cache a token adds: 2 (K and V) x layers x KV heads x head dim x bytes.
+double kv_cache_bytes_per_token(const Model &model, DType kv_dtype);
+// The activations the workload holds at its peak (Korthikanti et al. 2022): training
+// keeps every layer's unless recomputed; inference holds one layer's at a time.
+double activation_bytes(const Model &model, const Workload &workload);
+// Bytes per parameter the training states take besides the weights: gradients, master
+// weights, optimizer states.
+double gradient_bytes_per_parameter(DType dtype);
+double master_bytes_per_parameter(DType dtype);
+// Adafactor's factored second moment depends on the tensors' shapes, so it is in bytes.
+double optimizer_state_bytes(const Model &model, Optimizer optimizer);
+
+// Every part that applies. A part the model's shape cannot tell (a bare count without
+// --layers and --hidden) is left out; why is in `unknown`.
+struct Parts {
+    std::vector<Part> parts;
+    std::vector<std::string> unknown;
+    double sum() const;
+    double comes_and_goes() const;
+};
+Parts memory_parts(const Model &model, const Workload &workload);
+
+// The largest single allocation the job makes: the largest weight tensor, or one layer's
+// K (or V) cache when a server keeps it as one pool.
+double largest_allocation_bytes(const Model &model, const Workload &workload);
+
+// What one decode step reads: the weights a token goes through (a mixture of experts:
+// experts_per_token of each layer's) once, and every sequence's KV cache at the context.
+double bytes_read_per_decode_step(const Model &model, const Workload &workload);
+
+} // namespace vrb::fit

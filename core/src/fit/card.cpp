@@ -1,0 +1,257 @@
+// The card's figures, from a result set or by hand.
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/fit/card.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+namespace vrb::fit {
+
+namespace {
+
+using nlohmann::json;
+
+bool usable(const json &r)
+{
+    const std::string status = r.value("status", "");
+    return (status == "ok" || status == "suspect") && r.contains("value") && r["value"].is_number() &&
+           r["value"].get<double>() > 0;
+}
+
+std::string parameter(const json &r, const char *name)
+{
+    const json &p = r.value("parameters", json::object());
+    return p.contains(name) && p[name].is_string() ? p[name].get<std::string>() : "";
+}
+
+double parameter_number(const json &r, const char *name)
+{
+    const json &p = r.value("parameters", json::object());
+    return p.contains(name) && p[name].is_number() ? p[name].get<double>() : 0;
+}
+
+const json &extra(const json &r)
+{
+    static const json none = json::object();
+    return r.contains("extra") && r["extra"].is_object() ? r["extra"] : none;
+}
+
+struct Found {
+    const json *result = nullptr;
+    std::size_t index = 0;
+};
+
+// The first usable result of `probe` on `device` that `accept` takes.
+template <typename Accept>
+Found find(const json &results, const std::string &device, const std::string &probe, Accept accept)
+{
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const json &r = results[i];
+        if (r.value("device", "") == device && r.value("probe", "") == probe && usable(r) && accept(r)) return {&r, i};
+    }
+    return {};
+}
+
+// The stream read at the widest element the device measured (what the report shows).
+Found stream_read(const json &results, const std::string &device)
+{
+    Found best;
+    double width = -1;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const json &r = results[i];
+        if (r.value("device", "") != device || r.value("probe", "") != "bandwidth.stream" || !usable(r) ||
+            parameter(r, "operation") != "read")
+            continue;
+        if (const double w = parameter_number(r, "element_bytes"); w > width) {
+            width = w;
+            best = {&r, i};
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+std::string fit_probes_command(const std::string &device)
+{
+    return fmt::format("vrambench run --device {} --probe capacity.report --probe capacity.total --probe "
+                       "capacity.max-alloc --probe capacity.fragmentation --probe bandwidth.stream --memory-limit 100%",
+                       device);
+}
+
+Card card_by_hand(double memory_bytes, double read_gb_per_s)
+{
+    Card c;
+    c.device = "by hand";
+    c.name = fmt::format("{} at {:g} GB/s", format_size(static_cast<uint64_t>(memory_bytes)), read_gb_per_s);
+    c.measured = "given by hand (--memory, --bandwidth)";
+    c.card_bytes = c.available_bytes = memory_bytes;
+    c.available_rule = "--memory, all of it: no runtime share or fragmentation measured";
+    c.read_gb_per_s = read_gb_per_s;
+    c.figures.push_back({"memory", memory_bytes, "bytes", "", "--memory"});
+    c.figures.push_back({"read bandwidth", read_gb_per_s, "GB/s", "", "--bandwidth"});
+    c.notes.push_back("given by hand: the runtime's own share and fragmentation are not known; --device or --result "
+                      "measure them");
+    return c;
+}
+
+double parse_bandwidth(std::string_view text)
+{
+    std::string s(text);
+    const auto bad = [&](std::string_view why) {
+        return UsageError(fmt::format(
+            "--bandwidth '{}': {} (write it as 2039GB/s, 3.35TB/s or 900GiB/s; GB = 1e9 bytes)", text, why));
+    };
+    std::size_t split = 0;
+    while (split < s.size() && (std::isdigit(static_cast<unsigned char>(s[split])) || s[split] == '.' ||
+                                s[split] == 'e' || s[split] == 'E' || s[split] == '-' || s[split] == '+'))
+        ++split;
+    // "2e3GB/s": an exponent's e is the number's; a unit starts with a letter past it.
+    double value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + split, value);
+    if (split == 0 || ec != std::errc() || end != s.data() + split || !std::isfinite(value)) throw bad("not a number");
+    std::string unit = s.substr(split);
+    while (!unit.empty() && unit.front() == ' ')
+        unit.erase(unit.begin());
+    for (char &c : unit)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    double factor = 0;
+    if (unit.empty() || unit == "gb/s") factor = 1;
+    if (unit == "tb/s") factor = 1e3;
+    if (unit == "mb/s") factor = 1e-3;
+    if (unit == "gib/s") factor = double(GiB) / 1e9;
+    if (unit == "tib/s") factor = double(GiB) * 1024 / 1e9;
+    if (factor == 0) throw bad(fmt::format("unknown unit '{}'", unit));
+    value *= factor;
+    if (!(value > 0)) throw bad("must be positive");
+    if (value > 1e6) throw bad("past 1 PB/s: not taken for a card's memory");
+    return value;
+}
+
+Card card_from_result_set(const json &set, const std::string &set_name, const std::string &asked)
+{
+    const json &devices = set.value("devices", json::array());
+    const json &results = set.value("results", json::array());
+    const std::string run_id = set.value("run", json::object()).value("id", "");
+    std::vector<std::string> ids, cards;
+    for (const json &d : devices) {
+        ids.push_back(d.value("id", ""));
+        if (d.value("backend", "") != "host") cards.push_back(ids.back());
+    }
+    std::string device = asked;
+    if (device.empty()) {
+        if (cards.size() == 1)
+            device = cards.front();
+        else if (cards.empty() && std::find(ids.begin(), ids.end(), "host:0") != ids.end())
+            device = "host:0";
+        else if (cards.empty())
+            throw UsageError(fmt::format("{}: the result set measured no device", set_name));
+        else
+            throw UsageError(fmt::format("{}: the result set measured {} cards ({}): name one with --device", set_name,
+                                         cards.size(), fmt::join(cards, ", ")));
+    }
+    const auto described =
+        std::find_if(devices.begin(), devices.end(), [&](const json &d) { return d.value("id", "") == device; });
+    if (described == devices.end())
+        throw UsageError(fmt::format("{}: no device {} in the result set (it has {})", set_name, device,
+                                     ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", "))));
+
+    Card c;
+    c.device = device;
+    c.name = described->value("name", json()).is_string() ? (*described)["name"].get<std::string>() : device;
+    c.measured = "the result set " + set_name;
+    const auto figure = [&](const Found &f, std::string name, std::string unit) {
+        c.figures.push_back({std::move(name), (*f.result)["value"].get<double>(), std::move(unit), device,
+                             fmt::format("{}#{}", run_id, f.index)});
+        return (*f.result)["value"].get<double>();
+    };
+    const auto operation = [](const char *op) {
+        return [op](const json &r) { return parameter(r, "operation") == op; };
+    };
+    const auto any = [](const json &) { return true; };
+
+    const Found reported_total = find(results, device, "capacity.report", operation("total"));
+    const Found reported_free = find(results, device, "capacity.report", operation("free"));
+    const Found total = find(results, device, "capacity.total", any);
+    const Found max_alloc = find(results, device, "capacity.max-alloc", any);
+    const Found fragmentation = find(results, device, "capacity.fragmentation", any);
+    const Found read = stream_read(results, device);
+
+    if (!reported_total.result && !total.result)
+        throw UsageError(fmt::format("{}: {} has no capacity figures (capacity.report, capacity.total): run `{}`",
+                                     set_name, device, fit_probes_command(device)));
+    if (!read.result)
+        throw UsageError(fmt::format("{}: {} has no bandwidth.stream read figure, which the decode ceiling needs: "
+                                     "run `{}`",
+                                     set_name, device, fit_probes_command(device)));
+
+    // A plain double beside the flag: GCC 12 takes an optional's value read here for uninitialized.
+    const bool free = reported_free.result != nullptr;
+    const double free_bytes = free ? figure(reported_free, "capacity.report free", "bytes") : 0;
+    const bool total_cut = total.result && extra(*total.result).value("ended_by", "") == "budget";
+    if (total.result && !total_cut) {
+        c.available_bytes = figure(total, "capacity.total", "bytes");
+        c.available_rule = "capacity.total: what one process held at once";
+    } else if (free) {
+        if (total.result) figure(total, "capacity.total", "bytes");
+        c.available_bytes = free_bytes;
+        c.available_rule = total.result ? "capacity.report's free memory: capacity.total stopped at the run's budget "
+                                          "before the card was full"
+                                        : "capacity.report's free memory: the set has no capacity.total";
+        c.notes.push_back(
+            fmt::format("{}: measure what a process can hold with `{}`", c.available_rule, fit_probes_command(device)));
+    } else if (total.result) {
+        c.available_bytes = figure(total, "capacity.total", "bytes");
+        c.available_rule = "capacity.total, stopped at the run's budget: the card may hold more";
+        c.notes.push_back(fmt::format("capacity.total stopped at the run's budget: the card may hold more; `{}` "
+                                      "measures it all",
+                                      fit_probes_command(device)));
+    } else
+        throw UsageError(fmt::format("{}: {} has neither capacity.total nor capacity.report's free memory: run `{}`",
+                                     set_name, device, fit_probes_command(device)));
+    c.card_bytes = reported_total.result ? figure(reported_total, "capacity.report total", "bytes") : 0;
+    if (c.card_bytes < c.available_bytes) c.card_bytes = c.available_bytes;
+
+    if (max_alloc.result) {
+        const double bytes = figure(max_alloc, "capacity.max-alloc", "bytes");
+        if (extra(*max_alloc.result).value("limited_by", "") == "budget")
+            c.notes.push_back("capacity.max-alloc stopped at the run's budget, so the largest tensor is not judged "
+                              "against it");
+        else
+            c.max_alloc_bytes = bytes;
+    } else
+        c.notes.push_back("no capacity.max-alloc in the set: the largest single tensor is not judged");
+    if (fragmentation.result) {
+        const double block = figure(fragmentation, "capacity.fragmentation", "bytes");
+        const json &e = extra(*fragmentation.result);
+        double share = 1;
+        if (e.contains("largest_share_of_freed") && e["largest_share_of_freed"].is_number())
+            share = e["largest_share_of_freed"].get<double>();
+        else if (e.contains("requested_bytes") && e["requested_bytes"].is_number() &&
+                 e["requested_bytes"].get<double>() > 0)
+            share = block / e["requested_bytes"].get<double>();
+        c.fragmentation_lost_share = std::clamp(1 - share, 0.0, 1.0);
+    } else
+        c.notes.push_back("no capacity.fragmentation in the set: no fragmentation margin counted");
+    c.read_gb_per_s = figure(read, "bandwidth.stream read", "GB/s");
+    if (device != "host:0")
+        if (const Found host = stream_read(results, "host:0"); host.result) {
+            c.host_device = "host:0";
+            c.host_read_gb_per_s = (*host.result)["value"].get<double>();
+            c.figures.push_back({"bandwidth.stream read (host RAM)", *c.host_read_gb_per_s, "GB/s", "host:0",
+                                 fmt::format("{}#{}", run_id, host.index)});
+        }
+    if (device == "host:0") {
+        c.host_device = "host:0";
+        c.host_read_gb_per_s = c.read_gb_per_s;
+    }
+    return c;
+}
+
+} // namespace vrb::fit

@@ -1,0 +1,128 @@
+// The short run behind `fit --device`: the same runner and probes as `vrambench run`,
+// with a probe list of its own.
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/fit/measure.hpp>
+#include <vrambench/core/run/runner.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace vrb::fit {
+
+namespace {
+
+using nlohmann::json;
+
+// The device as its worker describes it; UsageError when it is not there to measure.
+json described_device(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds)
+{
+    const auto colon = device.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == device.size() ||
+        device.find_first_not_of("0123456789", colon + 1) != std::string::npos)
+        throw UsageError(fmt::format("--device '{}': name a device as backend:index, e.g. cuda:0", device));
+    const std::string backend = device.substr(0, colon);
+    const json backends = describe_backends_in_workers(discovery, timeout_seconds);
+    for (const json &b : backends) {
+        if (b.value("name", "") != backend) continue;
+        if (b.value("state", "") != "available")
+            throw UsageError(fmt::format(
+                "--device {}: backend '{}' is {}: {}", device, backend, b.value("state", ""),
+                b.contains("reason") && b["reason"].is_string() ? b["reason"].get<std::string>() : "no reason given"));
+        for (const json &d : b.value("devices", json::array())) {
+            if (d.value("id", "") != device) continue;
+            if (d.contains("error"))
+                throw UsageError(fmt::format("--device {} failed: {}", device, d["error"].get<std::string>()));
+            return d;
+        }
+        throw UsageError(fmt::format("--device {}: backend '{}' has {} device(s)", device, backend,
+                                     b.value("devices", json::array()).size()));
+    }
+    throw UsageError(fmt::format("--device {}: no backend '{}' was found (see vrambench list)", device, backend));
+}
+
+// A card's own memory may be measured whole; memory that is system RAM keeps the run's
+// default budget, so fit never pushes the machine into swap.
+bool memory_is_system_ram(const json &device)
+{
+    for (const json &kind : device.value("memory_kinds", json::array())) {
+        const json &flags = kind.value("flags", json::array());
+        const auto has = [&](const char *f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
+        if (has("device-local") && !has("host-memory")) return false;
+    }
+    return true;
+}
+
+json run_probes(const std::vector<std::string> &devices, const std::vector<std::string> &probes, bool whole_memory,
+                const DiscoveryOptions &discovery, double timeout_seconds)
+{
+    RunRequest request;
+    request.devices = devices;
+    request.probes = probes;
+    request.options.suite = Suite::quick;
+    if (whole_memory) request.options.memory_limit = MemoryLimit{0, 1.0};
+    request.command_line = {"vrambench", "fit", "--device", devices.front()};
+    request.discovery = discovery;
+    request.timeout_seconds = timeout_seconds;
+    return supervise_run(request, RunObserver{}).document;
+}
+
+// The first failure the run recorded on `device`, for the message.
+std::string failure_of(const json &set, const std::string &device)
+{
+    for (const json &r : set.value("results", json::array()))
+        if (r.value("device", "") == device && r.contains("error") && r["error"].is_string() &&
+            r.value("status", "") != "ok" && r.value("status", "") != "waived")
+            return fmt::format("{} {}: {}", r.value("probe", ""), r.value("status", ""), r["error"].get<std::string>());
+    for (const json &b : set.value("backends", json::array()))
+        if (b.value("state", "") != "available" && b.contains("reason") && b["reason"].is_string())
+            return fmt::format("backend {} {}: {}", b.value("name", ""), b.value("state", ""),
+                               b["reason"].get<std::string>());
+    return "no figure came back";
+}
+
+} // namespace
+
+const std::vector<std::string> &fit_probes()
+{
+    static const std::vector<std::string> probes{"capacity.report", "capacity.total", "capacity.max-alloc",
+                                                 "capacity.fragmentation", "bandwidth.stream"};
+    return probes;
+}
+
+json measure_for_fit(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds)
+{
+    const json described = described_device(device, discovery, timeout_seconds);
+    json set;
+    try {
+        set = run_probes({device}, fit_probes(), !memory_is_system_ram(described), discovery, timeout_seconds);
+    } catch (const Error &e) {
+        throw UsageError(fmt::format("--device {} failed: {}", device, e.what()));
+    }
+    if (device == "host:0") return set;
+    // Host RAM's read beside the card, for "served from host RAM"; without it the answer
+    // only lacks that line.
+    try {
+        json host = run_probes({"host:0"}, {"bandwidth.stream"}, false, discovery, timeout_seconds);
+        for (json &d : host["devices"])
+            set["devices"].push_back(std::move(d));
+        for (json &r : host["results"])
+            set["results"].push_back(std::move(r));
+    } catch (const Error &) {
+    }
+    return set;
+}
+
+Card measure_card(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds)
+{
+    const json set = measure_for_fit(device, discovery, timeout_seconds);
+    try {
+        Card card = card_from_result_set(set, "the run just made", device);
+        card.measured = "measured now";
+        return card;
+    } catch (const UsageError &) {
+        throw UsageError(fmt::format("--device {} failed: {}", device, failure_of(set, device)));
+    }
+}
+
+} // namespace vrb::fit

@@ -1,0 +1,128 @@
+// The card's figures read from a published result set (host and lavapipe), and a set
+// without them refused with the probes to run.
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/fit/card.hpp>
+#include <vrambench/core/fit/catalogue.hpp>
+#include <vrambench/core/fit/fit.hpp>
+#include <vrambench/core/results/schema.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace vrb::fit;
+using nlohmann::json;
+
+const json &published_set()
+{
+    static const json set =
+        vrb::read_result_file(std::string(VRAMBENCH_TEST_DATA) + "/../../results/ci-vm-epyc-zen5-2vcpu/standard.json");
+    return set;
+}
+
+std::string refusal(const json &set, const std::string &device)
+{
+    try {
+        card_from_result_set(set, "set.json", device);
+    } catch (const vrb::UsageError &e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
+} // namespace
+
+TEST(FitCard, ReadsLavapipesCapacityAndBandwidthWithTheirResultIds)
+{
+    const Card c = card_from_result_set(published_set(), "standard.json", "");
+    EXPECT_EQ(c.device, "vulkan:0") << "the set's one card, not host:0";
+    EXPECT_EQ(c.card_bytes, 2147483648.0);
+    EXPECT_EQ(c.available_bytes, 2147483648.0);
+    EXPECT_EQ(c.available_rule, "capacity.total: what one process held at once");
+    ASSERT_TRUE(c.max_alloc_bytes);
+    EXPECT_EQ(*c.max_alloc_bytes, 2113929216.0); // what lavapipe granted in one block, its limit the device
+    EXPECT_EQ(c.fragmentation_lost_share, 0.0);
+    EXPECT_NEAR(c.read_gb_per_s, 34.09, 0.01);
+    ASSERT_TRUE(c.host_read_gb_per_s);
+    EXPECT_GT(*c.host_read_gb_per_s, 0);
+    const std::string run = published_set()["run"]["id"];
+    for (const Figure &f : c.figures) {
+        ASSERT_EQ(f.result_id.rfind(run + "#", 0), 0u) << f.name << " " << f.result_id;
+        const json &r = published_set()["results"][std::stoul(f.result_id.substr(run.size() + 1))];
+        EXPECT_EQ(r["value"].get<double>(), f.value) << f.name;
+        EXPECT_EQ(r["device"], f.device) << f.name;
+    }
+}
+
+// The run's budget stopped host:0's capacity.total at 4 GiB: what the API reports free
+// is what a process may hold, and the rest of RAM is the system's.
+TEST(FitCard, ACapacityTotalCutByTheBudgetGivesWayToReportedFree)
+{
+    const Card c = card_from_result_set(published_set(), "standard.json", "host:0");
+    EXPECT_EQ(c.card_bytes, 25275953152.0);
+    EXPECT_EQ(c.available_bytes, 15675281408.0);
+    EXPECT_NE(c.available_rule.find("stopped at the run's budget"), std::string::npos);
+    EXPECT_FALSE(c.max_alloc_bytes) << "a max-alloc cut by the budget judges nothing";
+    EXPECT_EQ(*c.host_read_gb_per_s, c.read_gb_per_s);
+}
+
+TEST(FitCard, ASetWithoutCapacityFiguresSaysWhichProbesToRun)
+{
+    json set = published_set();
+    json kept = json::array();
+    for (const json &r : set["results"])
+        if (r["probe"].get<std::string>().rfind("capacity.", 0) != 0) kept.push_back(r);
+    set["results"] = kept;
+    const std::string why = refusal(set, "vulkan:0");
+    EXPECT_NE(why.find("vulkan:0 has no capacity figures"), std::string::npos) << why;
+    EXPECT_NE(why.find("--probe capacity.total"), std::string::npos) << why;
+    json no_stream = published_set();
+    kept = json::array();
+    for (const json &r : no_stream["results"])
+        if (r["probe"] != "bandwidth.stream") kept.push_back(r);
+    no_stream["results"] = kept;
+    EXPECT_NE(refusal(no_stream, "vulkan:0").find("no bandwidth.stream read figure"), std::string::npos);
+    EXPECT_NE(refusal(published_set(), "cuda:0").find("no device cuda:0 in the result set (it has host:0, vulkan:0)"),
+              std::string::npos);
+}
+
+TEST(FitCard, FragmentationLostIsTheShareTheLargestBlockMissed)
+{
+    json set = published_set();
+    for (json &r : set["results"])
+        if (r["probe"] == "capacity.fragmentation" && r["device"] == "vulkan:0")
+            r["extra"]["largest_share_of_freed"] = 0.75;
+    EXPECT_DOUBLE_EQ(card_from_result_set(set, "set.json", "vulkan:0").fragmentation_lost_share, 0.25);
+}
+
+TEST(FitCard, BandwidthReadsInItsUnits)
+{
+    EXPECT_EQ(parse_bandwidth("2039GB/s"), 2039);
+    EXPECT_EQ(parse_bandwidth("3.35TB/s"), 3350);
+    EXPECT_EQ(parse_bandwidth("2039"), 2039);
+    EXPECT_NEAR(parse_bandwidth("1 GiB/s"), 1.073741824, 1e-12);
+    for (const char *bad : {"", "fast", "-5GB/s", "0GB/s", "5 furlongs/s", "1e9TB/s"})
+        EXPECT_THROW(parse_bandwidth(bad), vrb::UsageError) << bad;
+}
+
+// Against lavapipe's 2 GiB a 7B model in fp16 does not fit; host RAM reads faster here
+// than lavapipe does, so "served from host RAM" is a ratio below 1, measured, not assumed.
+TEST(FitCard, ALlama7bAgainstLavapipeUsesTheMeasuredFigures)
+{
+    const Card c = card_from_result_set(published_set(), "standard.json", "");
+    Workload w;
+    w.context = 2048;
+    const Answer a = fit_model(find_catalogued("llama-7b")->model, w, c);
+    EXPECT_FALSE(a.fits);
+    EXPECT_EQ(*a.cards_needed, 7); // 13.5 GB of weights, 1 GiB of KV cache: 13.6 GiB over 2 GiB cards
+    ASSERT_TRUE(a.host_decode_ceiling);
+    EXPECT_NEAR(*a.decode_ceiling / *a.host_decode_ceiling, c.read_gb_per_s / *c.host_read_gb_per_s, 1e-12);
+    const json j = fit_json(a);
+    EXPECT_EQ(j["fits"], false);
+    EXPECT_EQ(j["parameters"], 6738415616);
+    for (const char *field : {"parts", "total_bytes", "available_bytes", "max_context_tokens", "max_batch",
+                              "cards_needed", "decode_tokens_per_second_ceiling", "measured"})
+        EXPECT_TRUE(j.contains(field)) << field;
+    EXPECT_EQ(j["parts"]["weights"]["bytes"], 2 * 6738415616);
+    EXPECT_FALSE(j["parts"]["kv_cache"]["formula"].get<std::string>().empty());
+}
