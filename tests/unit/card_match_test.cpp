@@ -12,7 +12,7 @@
 
 namespace {
 
-using vrb::plugin::CardMatch;
+using vrb::plugin::CardKey;
 using vrb::plugin::check_same_card;
 using vrb::plugin::Failure;
 using vrb::plugin::ImporterIdentity;
@@ -65,19 +65,19 @@ TEST(CardMatch, AnNvidiaCardIsMatchedByTheUuidCudaAndVulkanShare)
     const auto h = exported_by("CUDA", kH200, "0000:19:00.0");
     EXPECT_TRUE(h.flags & VRB_EXTERNAL_PCI_ADDRESS_KNOWN);
     EXPECT_STREQ(h.pci_address, "0000:19:00.0");
-    EXPECT_EQ(check_same_card(h, importer("Vulkan", kH200, "0000:19:00.0"), "memory"), CardMatch::uuid);
-    EXPECT_EQ(check_same_card(h, importer("Vulkan", kH200, ""), "memory"), CardMatch::uuid);
+    EXPECT_EQ(check_same_card(h, importer("Vulkan", kH200, "0000:19:00.0"), "memory"), CardKey::uuid);
+    EXPECT_EQ(check_same_card(h, importer("Vulkan", kH200, ""), "memory"), CardKey::uuid);
 }
 
 TEST(CardMatch, AnAmdCardWhoseHipAndVulkanUuidsDifferIsMatchedByItsPciAddress)
 {
     const auto from_hip = exported_by("HIP", kMi300xHip, "0000:c1:00.0");
     EXPECT_EQ(check_same_card(from_hip, importer("Vulkan", kMi300xVulkan, "0000:c1:00.0"), "memory"),
-              CardMatch::pci_address);
+              CardKey::pci_address);
     const auto from_vulkan = exported_by("Vulkan", kMi300xVulkan, "0000:c1:00.0");
     EXPECT_EQ(check_same_card(from_vulkan, importer("HIP", kMi300xHip, "0000:c1:00.0"), "semaphore"),
-              CardMatch::pci_address);
-    EXPECT_STREQ(vrb::plugin::card_match_name(CardMatch::pci_address), "pci-address");
+              CardKey::pci_address);
+    EXPECT_STREQ(vrb::plugin::card_key_name(CardKey::pci_address), "pci-address");
 }
 
 TEST(CardMatch, AnotherAmdCardIsRefusedNamingBothPciAddresses)
@@ -121,7 +121,7 @@ TEST(CardMatch, WithNoKeyKnownToBothNothingIsCheckedAndSaidSo)
     vrb_external_handle h{};
     h.struct_size = sizeof h;
     std::strcpy(h.api, "HIP");
-    EXPECT_EQ(check_same_card(h, importer("Vulkan", kMi300xVulkan, "0000:c1:00.0"), "memory"), CardMatch::unchecked);
+    EXPECT_EQ(check_same_card(h, importer("Vulkan", kMi300xVulkan, "0000:c1:00.0"), "memory"), CardKey::unchecked);
 }
 
 } // namespace

@@ -152,18 +152,18 @@ struct ImporterIdentity {
 };
 
 // Which key showed a handle to be of the importer's card.
-enum class CardMatch {
+enum class CardKey {
     unchecked,  // neither side knows a key the other knows too
     uuid,       // the device UUIDs agree
     pci_address // the APIs' UUIDs differ or are not both known, and the PCI addresses agree
 };
 
-inline const char *card_match_name(CardMatch match) noexcept
+inline const char *card_key_name(CardKey match) noexcept
 {
     switch (match) {
-    case CardMatch::uuid: return "uuid";
-    case CardMatch::pci_address: return "pci-address";
-    case CardMatch::unchecked: break;
+    case CardKey::uuid: return "uuid";
+    case CardKey::pci_address: return "pci-address";
+    case CardKey::unchecked: break;
     }
     return "unchecked";
 }
@@ -175,18 +175,18 @@ inline const char *card_match_name(CardMatch match) noexcept
 // address), so one card has two; the PCI address, which every API reports alike, then
 // decides. Within one API an opaque fd is only understood by the very same driver; a
 // dma-buf is the kernel's, and crosses drivers.
-inline CardMatch check_same_card(const vrb_external_handle &h, const ImporterIdentity &importer, const char *what)
+inline CardKey check_same_card(const vrb_external_handle &h, const ImporterIdentity &importer, const char *what)
 {
     const bool uuids = importer.uuids_known && (h.flags & VRB_EXTERNAL_UUIDS_KNOWN);
     const std::string_view theirs = handle_pci_address(h);
     const std::string_view mine = importer.pci_address;
     const bool addresses = !theirs.empty() && !mine.empty();
     const bool same_api = handle_api(h) == importer.api;
-    CardMatch match = CardMatch::unchecked;
+    CardKey match = CardKey::unchecked;
     if (uuids && std::memcmp(h.device_uuid, *importer.device_uuid, 16) == 0)
-        match = CardMatch::uuid;
+        match = CardKey::uuid;
     else if (addresses && theirs == mine && !(uuids && same_api))
-        match = CardMatch::pci_address;
+        match = CardKey::pci_address;
     else if (uuids || addresses) {
         std::string message = std::string("the ") + what + " lives on another card: exported by " +
                               std::string(handle_api(h)) + " device";
