@@ -57,6 +57,9 @@ struct CardIdentity {
     uint8_t uuid[16] = {};
     uint8_t driver[16] = {}; // the API, its driver version and the kernel driver's (external_memory.cpp)
     std::string name;
+    // "dddd:bb:dd.f", "" where unknown: the key that names the card alike in every API,
+    // where HIP's UUID and Vulkan's differ for one AMD card.
+    std::string pci_address;
 };
 
 } // namespace vrb::gpu
@@ -154,6 +157,8 @@ void make_current(int ordinal);
 
 // device_info.cpp
 void describe_device(int ordinal, vrb_device_info &info);
+// The device's PCI address, lower case ("0000:3b:00.0"); false where the runtime cannot tell.
+bool pci_address(int ordinal, std::string &out);
 std::string kernel_driver_version(); // empty where the kernel driver does not say
 
 // external_memory.cpp

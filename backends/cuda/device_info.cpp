@@ -26,6 +26,8 @@ std::string first_line(const char *path)
     return line;
 }
 
+} // namespace
+
 // "0000:3B:00.0" from the runtime becomes "0000:3b:00.0"; false if it cannot be read.
 bool pci_address(int ordinal, std::string &out)
 {
@@ -48,6 +50,8 @@ bool pci_address(int ordinal, std::string &out)
     out = text;
     return true;
 }
+
+namespace {
 
 // The runtimes give the bus address but not the product id; sysfs has both.
 bool pci_ids_from_sysfs(const std::string &address, uint32_t &vendor, uint32_t &device)

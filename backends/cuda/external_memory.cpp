@@ -98,6 +98,7 @@ plugin::ImporterIdentity importer_of(const vrb_device &device)
     identity.device_uuid = &device.identity.uuid;
     identity.driver_uuid = &device.identity.driver;
     identity.device_name = device.identity.name;
+    identity.pci_address = device.identity.pci_address;
     return identity;
 }
 
@@ -111,6 +112,7 @@ CardIdentity card_identity(int ordinal)
         for (uint8_t byte : identity.uuid)
             identity.uuid_known = identity.uuid_known || byte != 0;
     (void)take_last_error();
+    if (!pci_address(ordinal, identity.pci_address)) identity.pci_address.clear();
     // Neither runtime names its driver by UUID as Vulkan does: the API's name, its
     // driver version and a digest of the kernel driver's version say the same.
     std::memcpy(identity.driver, kApiName, std::min<std::size_t>(std::strlen(kApiName), 4));
@@ -170,10 +172,6 @@ void vrb_buffer::export_handle(vrb_external_handle &h)
     h.allocation_bytes = exportable.allocation_bytes;
     h.memory_type_index = UINT32_MAX; // CUDA and HIP have no memory types
     const CardIdentity &card = owner->identity;
-    if (card.uuid_known) {
-        h.flags |= VRB_EXTERNAL_UUIDS_KNOWN;
-        std::memcpy(h.device_uuid, card.uuid, sizeof h.device_uuid);
-        std::memcpy(h.driver_uuid, card.driver, sizeof h.driver_uuid);
-    }
+    vrb::plugin::name_card(h, card.uuid_known ? &card.uuid : nullptr, &card.driver, card.pci_address);
     vrb::plugin::copy_string(h.api, kApiName);
 }

@@ -24,16 +24,6 @@ void release_semaphore(const ExternalSemaphoreHandle &semaphore) noexcept
     (void)destroy_external_semaphore(semaphore);
 }
 
-// The runtime and driver this module loaded, asked now: "" where they import timeline
-// semaphores.
-std::string semaphore_gap()
-{
-    int driver = 0, runtime = 0;
-    if (driver_version(&driver) != kSuccess) (void)take_last_error();
-    if (runtime_version(&runtime) != kSuccess) (void)take_last_error();
-    return timeline_semaphore_gap(driver, runtime);
-}
-
 } // namespace
 } // namespace vrb::gpu
 
@@ -82,8 +72,11 @@ std::unique_ptr<vrb_semaphore> vrb_device::import_semaphore(const vrb_external_h
     using namespace vrb::gpu;
     // Everything that can be refused without the driver is refused before it is asked.
     vrb::plugin::check_semaphore_handle(&handle, importer_of(*this));
-    if (const std::string gap = semaphore_gap(); !gap.empty()) fail(VRB_ERROR_UNSUPPORTED, gap);
     make_current(ordinal);
+    // The device is asked, not the runtime's version: the same ROCm or CUDA release
+    // imports them on one card and not on another (vGPU, MIG, an APU).
+    if (const std::string gap = timeline_semaphore_gap(ordinal); !gap.empty())
+        fail(VRB_ERROR_UNSUPPORTED, std::string(kApiName) + " device " + std::to_string(ordinal) + ": " + gap);
     auto made = std::make_unique<vrb_semaphore>();
     made->device = this;
     made->ordinal = ordinal;
@@ -99,6 +92,12 @@ std::unique_ptr<vrb_semaphore> vrb_device::import_semaphore(const vrb_external_h
     const Error e = import_timeline_semaphore_fd(&imported, duplicate);
     if (e != kSuccess) {
         ::close(duplicate);
+        if (refuses_semaphore_type(e)) {
+            (void)take_last_error();
+            fail(VRB_ERROR_UNSUPPORTED, std::string(kApiName) + " imports no timeline semaphore on device " +
+                                            std::to_string(ordinal) + ": asked to import one, it answered " +
+                                            describe_error(e));
+        }
         raise_error(e, "importing a timeline semaphore from an opaque fd");
     }
     made->semaphore = Held<ExternalSemaphoreHandle>(imported, release_semaphore);

@@ -1,4 +1,9 @@
 // Turns a runtime error into the backend's failure, with the runtime's own words.
+//
+// A driver that answers "not supported" (a vGPU, a MIG instance or confidential computing
+// refusing exportable memory, a runtime without timeline semaphores) has said what this
+// card cannot do, not that the card failed: that is VRB_ERROR_UNSUPPORTED, which the
+// probes report as skipped with these words.
 #include "gpu_runtime.hpp"
 
 #include <vrambench/plugin_support.hpp>
@@ -31,6 +36,8 @@ void raise_error(Error error, const char *what)
         status = VRB_ERROR_OUT_OF_MEMORY;
     else if (is_unavailable(error))
         status = VRB_ERROR_UNAVAILABLE;
+    else if (is_unsupported(error))
+        status = VRB_ERROR_UNSUPPORTED;
     plugin::fail(status, std::string(kApiName) + " error in " + what + ": " + describe_error(error));
 }
 

@@ -70,9 +70,9 @@ using vendor::format_version;
 using vendor::is_out_of_memory;
 using vendor::is_unavailable;
 using vendor::is_unsupported;
+using vendor::keep_in_host_memory;
 using vendor::missing_driver_hint;
 using vendor::plain_words;
-using vendor::keep_in_host_memory;
 using vendor::unit_l1;
 
 inline const char *error_string(Error e)
@@ -290,9 +290,11 @@ inline Error host_unregister(void *p)
 // ---- timeline semaphores another API made, imported by fd (the runtimes export none)
 
 using ExternalSemaphoreHandle = VRB_GPU_API(ExternalSemaphore_t);
-// "" where the runtime and driver import timeline semaphores, else why not (checked at
-// run time: HIP before 6 has only binary opaque-fd semaphores).
+// "" where the device may import timeline semaphores, else why not, as the device
+// answers (CUDA: a device attribute; HIP has none, and its import answers instead).
 using vendor::timeline_semaphore_gap;
+// Whether an import's error is the runtime refusing timeline semaphores on this device.
+using vendor::refuses_semaphore_type;
 
 // Takes `fd` on success (the driver closes it when the semaphore is destroyed).
 inline Error import_timeline_semaphore_fd(ExternalSemaphoreHandle *semaphore, int fd)

@@ -145,6 +145,9 @@ inline bool is_unavailable(cudaError_t e)
            e == cudaErrorSystemDriverMismatch || e == cudaErrorCompatNotSupportedOnDevice ||
            e == cudaErrorDevicesUnavailable;
 }
+// The driver API's answers reach here cast (from_driver): its "not supported" is the
+// runtime's.
+static_assert(int(CUDA_ERROR_NOT_SUPPORTED) == int(cudaErrorNotSupported));
 inline bool is_unsupported(cudaError_t e)
 {
     return e == cudaErrorNotSupported;
@@ -213,13 +216,30 @@ inline void set_timeline_semaphore_fd(cudaExternalSemaphoreHandleDesc &desc)
 {
     desc.type = cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd;
 }
-// CUDA 11.2 brought timeline semaphores to cudaImportExternalSemaphore; the runtime is
-// linked in, so the driver decides.
-inline std::string timeline_semaphore_gap(int driver_version, int)
+// Asked of the device, not of a version: the driver says for this card whether it
+// imports timeline semaphores (a vGPU or an old driver says no, or knows no such
+// attribute, which is no as well).
+inline std::string timeline_semaphore_gap(int device)
 {
-    if (driver_version >= 11020) return {};
-    return "the CUDA driver " + format_version(driver_version) +
-           " imports no timeline semaphore (cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd needs 11.2)";
+#if CUDART_VERSION >= 11020
+    int supported = 0;
+    const cudaError_t e = cudaDeviceGetAttribute(&supported, cudaDevAttrTimelineSemaphoreInteropSupported, device);
+    if (e == cudaSuccess && supported) return {};
+    if (e == cudaSuccess)
+        return "the device imports no timeline semaphore (cudaDevAttrTimelineSemaphoreInteropSupported is 0)";
+    (void)cudaGetLastError();
+    return std::string("the driver does not say that the device imports timeline semaphores "
+                       "(cudaDevAttrTimelineSemaphoreInteropSupported: ") +
+           cudaGetErrorString(e) + ")";
+#else
+    (void)device;
+    return "this build's CUDA runtime predates timeline semaphore import (11.2)";
+#endif
+}
+// What the import itself answers where the driver cannot import a timeline semaphore.
+inline bool refuses_semaphore_type(cudaError_t e)
+{
+    return e == cudaErrorNotSupported;
 }
 
 } // namespace vrb::gpu::vendor

@@ -208,20 +208,27 @@ inline AccessDesc read_write_access(int device)
 
 // HIP 5's headers name only binary semaphore types, and their enum cannot hold the value
 // ROCm later gives hipExternalSemaphoreHandleTypeTimelineSemaphoreFd (CUDA's, 9): it is
-// written as the int the field is. It is passed only to a runtime of HIP 6 or later,
-// which is asked at run time (timeline_semaphore_gap).
+// written as the int the field is.
 inline void set_timeline_semaphore_fd(hipExternalSemaphoreHandleDesc &desc)
 {
     static_assert(sizeof desc.type == sizeof(int), "the handle type is an int in the runtime's ABI");
     const int timeline_fd = 9;
     std::memcpy(&desc.type, &timeline_fd, sizeof timeline_fd);
 }
-inline std::string timeline_semaphore_gap(int, int runtime_version)
+// HIP has no attribute that tells whether a device imports timeline semaphores (CUDA's
+// cudaDevAttrTimelineSemaphoreInteropSupported has no HIP counterpart), and ROCm's
+// version says nothing about this device and driver: the import itself is the question
+// (refuses_semaphore_type), so nothing is refused beforehand.
+inline std::string timeline_semaphore_gap(int)
 {
-    if (runtime_version >= 60000000) return {};
-    return "HIP " + format_version(runtime_version) +
-           " imports only binary opaque-fd semaphores (hipExternalSemaphoreHandleTypeOpaqueFd), no timeline "
-           "semaphore: that needs HIP 6";
+    return {};
+}
+// The import's answer where the runtime cannot import a timeline semaphore: "not
+// supported", or "invalid value" from a runtime whose enum lacks the type (everything
+// else in the handle was checked before the runtime was asked).
+inline bool refuses_semaphore_type(hipError_t e)
+{
+    return e == hipErrorNotSupported || e == hipErrorInvalidValue;
 }
 
 } // namespace vrb::gpu::vendor

@@ -1,4 +1,5 @@
 #include "device_info.hpp"
+#include "pci_location.hpp"
 
 #include <cpu_caches.hpp>
 #include <vrambench/plugin_support.hpp>
@@ -22,26 +23,79 @@ uint32_t device_type(cl_device_id device)
     return VRB_DEVICE_OTHER;
 }
 
-// cl_khr_pci_bus_info gives the address only; the ids come from sysfs, as the CUDA
-// module does it, so the peak table and the other APIs' views of the card line up.
+// The vendor queries' names, as their extensions define them; older headers lack some.
+#ifndef CL_DEVICE_PCI_BUS_ID_NV
+#define CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#endif
+#ifndef CL_DEVICE_PCI_SLOT_ID_NV
+#define CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#endif
+#ifndef CL_DEVICE_PCI_DOMAIN_ID_NV
+#define CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+#endif
+#ifndef CL_DEVICE_TOPOLOGY_AMD
+#define CL_DEVICE_TOPOLOGY_AMD 0x4037
+#endif
+#ifndef CL_DEVICE_PCIE_ID_AMD
+#define CL_DEVICE_PCIE_ID_AMD 0x4034
+#endif
+
+constexpr uint32_t kAmdPciVendor = 0x1002;
+
+// Where the device sits: cl_khr_pci_bus_info where the driver has it, else AMD's
+// topology (ROCm) or NVIDIA's bus and slot, which ROCm and NVIDIA's OpenCL answer
+// instead; without them the device could not be matched to the card the other APIs see
+// nor reach the device table.
+std::optional<PciLocation> locate(cl_device_id device)
+{
+    if (has_extension(device, "cl_khr_pci_bus_info"))
+        if (const auto bus = device_value_or<cl_device_pci_bus_info_khr>(device, CL_DEVICE_PCI_BUS_INFO_KHR))
+            return PciLocation{bus->pci_domain, bus->pci_bus, bus->pci_device, bus->pci_function};
+    if (has_extension(device, "cl_amd_device_attribute_query"))
+        if (const auto topology = device_bytes_or(device, CL_DEVICE_TOPOLOGY_AMD))
+            if (auto where = from_amd_topology(*topology)) return where;
+    if (has_extension(device, "cl_nv_device_attribute_query")) {
+        const auto bus = device_value_or<cl_uint>(device, CL_DEVICE_PCI_BUS_ID_NV);
+        const auto slot = device_value_or<cl_uint>(device, CL_DEVICE_PCI_SLOT_ID_NV);
+        // The domain query came later than bus and slot: an older driver refuses it.
+        if (bus && slot)
+            return from_nv_bus_slot(*bus, *slot, device_value_or<cl_uint>(device, CL_DEVICE_PCI_DOMAIN_ID_NV));
+    }
+    return std::nullopt;
+}
+
+// The address from the driver; the ids from sysfs, as the CUDA module reads them, so
+// the peak table and the other APIs' views of the card line up. AMD's driver also names
+// the PCI device id itself (CL_DEVICE_PCIE_ID_AMD), which serves where sysfs does not.
 void describe_pci(cl_device_id device, vrb_device_info &info)
 {
-    if (!has_extension(device, "cl_khr_pci_bus_info")) return;
-    const auto bus = device_value_or<cl_device_pci_bus_info_khr>(device, CL_DEVICE_PCI_BUS_INFO_KHR);
-    if (!bus) return;
-    char address[32];
-    std::snprintf(address, sizeof address, "%04x:%02x:%02x.%x", bus->pci_domain, bus->pci_bus, bus->pci_device,
-                  bus->pci_function);
-    copy_string(info.pci_address, address);
-    info.known |= VRB_KNOWN_PCI_ADDRESS;
-    const std::string base = std::string("/sys/bus/pci/devices/") + address + "/";
-    const std::string vendor = cpu::read_first_line(base + "vendor"), product = cpu::read_first_line(base + "device");
-    if (vendor.empty() || product.empty()) return;
-    try {
-        info.pci_vendor_id = static_cast<uint32_t>(std::stoul(vendor, nullptr, 16));
-        info.pci_device_id = static_cast<uint32_t>(std::stoul(product, nullptr, 16));
+    if (const auto where = locate(device)) {
+        const std::string address =
+            pci_address(*where, where->domain ? std::vector<std::string>{} : pci_devices_present());
+        if (!address.empty()) {
+            copy_string(info.pci_address, address);
+            info.known |= VRB_KNOWN_PCI_ADDRESS;
+            const std::string base = "/sys/bus/pci/devices/" + address + "/";
+            const std::string vendor = cpu::read_first_line(base + "vendor"),
+                              product = cpu::read_first_line(base + "device");
+            try {
+                if (!vendor.empty() && !product.empty()) {
+                    info.pci_vendor_id = static_cast<uint32_t>(std::stoul(vendor, nullptr, 16));
+                    info.pci_device_id = static_cast<uint32_t>(std::stoul(product, nullptr, 16));
+                    info.known |= VRB_KNOWN_PCI_IDS;
+                }
+            } catch (const std::exception &) {
+            }
+        }
+    }
+    if ((info.known & VRB_KNOWN_PCI_IDS) || !has_extension(device, "cl_amd_device_attribute_query")) return;
+    if (!(device_value<cl_device_type>(device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU)) return;
+    const auto vendor = device_value_or<cl_uint>(device, CL_DEVICE_VENDOR_ID);
+    const auto product = device_value_or<cl_uint>(device, CL_DEVICE_PCIE_ID_AMD);
+    if (vendor == kAmdPciVendor && product && *product > 0 && *product <= 0xffff) {
+        info.pci_vendor_id = *vendor;
+        info.pci_device_id = *product;
         info.known |= VRB_KNOWN_PCI_IDS;
-    } catch (const std::exception &) {
     }
 }
 

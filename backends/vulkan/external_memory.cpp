@@ -2,6 +2,7 @@
 
 #include "buffer.hpp"
 #include "device.hpp"
+#include "device_info.hpp"
 #include "host_buffer.hpp"
 
 #include <vrambench/external_handle.hpp>
@@ -282,6 +283,14 @@ std::unique_ptr<Buffer> import_host(Device &device, const vrb_external_handle &h
 
 } // namespace
 
+// The card's PCI address, which names it alike in every API; "" where the driver does
+// not tell (no VK_EXT_pci_bus_info).
+static std::string card_pci_address(const PhysicalDevice &p)
+{
+    if (!p.has_pci) return {};
+    return pci_address_string(p.pci.pciDomain, p.pci.pciBus, p.pci.pciDevice, p.pci.pciFunction);
+}
+
 plugin::ImporterIdentity importer_identity(const Device &device)
 {
     const PhysicalDevice &p = device.physical();
@@ -291,6 +300,7 @@ plugin::ImporterIdentity importer_identity(const Device &device)
     identity.device_uuid = &p.id.deviceUUID;
     identity.driver_uuid = &p.id.driverUUID;
     identity.device_name = p.properties.deviceName;
+    identity.pci_address = card_pci_address(p);
     return identity;
 }
 
@@ -381,11 +391,7 @@ void export_buffer(const Buffer &buffer, vrb_external_handle &h)
 
 void name_exporter(const PhysicalDevice &p, vrb_external_handle &h)
 {
-    if (p.has_id) {
-        h.flags |= VRB_EXTERNAL_UUIDS_KNOWN;
-        std::memcpy(h.device_uuid, p.id.deviceUUID, sizeof h.device_uuid);
-        std::memcpy(h.driver_uuid, p.id.driverUUID, sizeof h.driver_uuid);
-    }
+    plugin::name_card(h, p.has_id ? &p.id.deviceUUID : nullptr, &p.id.driverUUID, card_pci_address(p));
     plugin::copy_string(h.api, "Vulkan");
 }
 

@@ -2,7 +2,9 @@
 # scripts/gpu-check's run where nvidia-smi reports a GPU (tests/gpu/fake-nvidia-smi, as
 # no GPU is here): it runs the GPU test programs of the build at hand, reads the GPU's
 # state before and after, samples it meanwhile, flags throttling only when the samples
-# show it, and records a backend that fails as failed.
+# show it, and records a backend that fails as failed. The CUDA backend finds no device
+# here, as on a GPU machine whose driver or runtime is broken: the check fails saying
+# the CUDA backend never ran, and the GPU tests fail instead of skipping.
 #   gpu_check_fake_gpu_test.sh SOURCE_DIR BUILD_DIR
 set -u
 root=$1
@@ -40,8 +42,16 @@ check throttled 0x0000000000000040
 s=$work/throttled/summary.txt
 expect "runs the stand-in test program" grep -q "^ran: vrambench_gpu_standin_tests, passed" "$s"
 if [[ -n $(find "$build/tests" -maxdepth 2 -name vrambench_gpu_module_tests) ]]; then
-    expect "runs the module test program" grep -q "^ran: vrambench_gpu_module_tests, passed" "$s"
+    # VRAMBENCH_REQUIRE_GPU=cuda: the module's "unavailable" fails its tests.
+    expect "fails the module test program, whose tests would skip" \
+        grep -q "^ran: vrambench_gpu_module_tests, FAILED" "$s"
+    expect "the module tests say the GPU was required" \
+        grep -q "VRAMBENCH_REQUIRE_GPU=cuda: this machine has a GPU for the cuda backend" \
+        "$work/throttled/vrambench_gpu_module_tests.log"
 fi
+expect "says in the summary that the CUDA backend never ran" \
+    grep -q "^FAILED: the CUDA backend never ran: this machine has NVIDIA GPU(s) (1 listed by nvidia-smi)" "$s"
+expect "says so on stderr" grep -q "the CUDA backend never ran on this machine's GPU" "$work/throttled.stderr"
 expect "records the failed run" grep -q "^ran: cuda .*a run or device failed (exit 3" "$s"
 expect "flags thermal slowdown" grep -q "^THROTTLED: " "$s"
 expect "states the ECC mode" grep -q "^ECC mode: Enabled" "$s"
@@ -55,5 +65,16 @@ expect "samples while it runs" test -s "$work/throttled/gpu-samples.csv"
 check idle 0x0000000000000001
 expect "does not flag an idle GPU" grep -q "^no throttling seen" "$work/idle/summary.txt"
 expect "writes nothing on stdout" test ! -s "$work/idle.stdout"
+
+# Nothing else fails here (the time budget leaves the tests and runs out): the check
+# alone must fail, where the host backend would otherwise have passed it.
+PATH=$work/bin:$PATH VRAMBENCH_BUILD_DIR=$build VRAMBENCH_CHECK_SECONDS=15 VRAMBENCH_CHECK_BACKENDS=host \
+    "$root/scripts/gpu-check" "$work/unreached" >"$work/unreached.stdout" 2>"$work/unreached.stderr"
+status=$?
+echo "== unreached: exit status $status; summary:"
+cat "$work/unreached/summary.txt"
+expect "unreached: exits non-zero though nothing else failed" test "$status" -eq 3
+expect "unreached: names why in the summary" grep -q "^FAILED: the CUDA backend never ran: .*vrambench list says: cuda" \
+    "$work/unreached/summary.txt"
 
 ((failures == 0)) && echo "ok" || exit 1

@@ -299,6 +299,59 @@ TEST_F(StandinInterop, HostMemoryIsRegisteredInPlaceAndUnregisteredWhenFreed)
     std::free(memory);
 }
 
+// A vGPU, a MIG instance or confidential computing answers "not supported" to
+// exportable memory: the card cannot share it, which the interop probes report as
+// skipped, in the driver's words; it did not fail.
+TEST_F(StandinInterop, ADriverThatDoesNotSupportExportableMemoryIsUnsupportedInItsOwnWords)
+{
+    for (Call refusing : {Call::vm_create, Call::vm_reserve, Call::vm_map, Call::vm_set_access}) {
+        standin::fail_next(refusing, standin::Failure::not_supported);
+        vrb_buffer *b = reinterpret_cast<vrb_buffer *>(&b);
+        EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_device, 4096, VRB_EXTERNAL_OPAQUE_FD, &b),
+                  VRB_ERROR_UNSUPPORTED)
+            << standin::name(refusing) << ": " << t.last_error();
+        EXPECT_EQ(b, nullptr);
+        const std::string message = t.last_error();
+        EXPECT_NE(message.find("operation not supported (standinErrorNotSupported)"), std::string::npos) << message;
+        EXPECT_EQ(standin::live_resources(), 0) << "after " << standin::name(refusing);
+    }
+    // Any other answer is still the device failing.
+    standin::fail_next(Call::vm_create);
+    vrb_buffer *b = nullptr;
+    EXPECT_EQ(t.buffer_alloc_exportable(exporter_, vrb::gpu::kind_device, 4096, VRB_EXTERNAL_OPAQUE_FD, &b),
+              VRB_ERROR_DEVICE);
+}
+
+TEST_F(StandinInterop, ADriverThatDoesNotSupportExportingOrImportingIsUnsupportedInItsOwnWords)
+{
+    vrb_buffer *source = exportable(65536);
+    ASSERT_NE(source, nullptr);
+    standin::fail_next(Call::vm_export, standin::Failure::not_supported);
+    vrb_external_handle refused = empty_handle();
+    EXPECT_EQ(t.buffer_export(source, &refused), VRB_ERROR_UNSUPPORTED) << t.last_error();
+    EXPECT_NE(std::string(t.last_error()).find("operation not supported"), std::string::npos) << t.last_error();
+
+    vrb_external_handle h = exported(source);
+    for (Call refusing : {Call::vm_import}) {
+        standin::fail_next(refusing, standin::Failure::not_supported);
+        vrb_buffer *b = nullptr;
+        EXPECT_EQ(t.buffer_import(importer_, &h, 0, &b), VRB_ERROR_UNSUPPORTED) << t.last_error();
+        EXPECT_TRUE(fd_is_open(int(h.handle))) << "a refused import leaves the fd the caller's";
+    }
+    ::close(int(h.handle));
+    t.buffer_free(source);
+
+    const uint64_t bytes = 4096;
+    const int fd = memfd_of(bytes);
+    vrb_external_handle foreign = foreign_handle(fd, bytes);
+    standin::fail_next(Call::external_import, standin::Failure::not_supported);
+    vrb_buffer *b = nullptr;
+    EXPECT_EQ(t.buffer_import(importer_, &foreign, 0, &b), VRB_ERROR_UNSUPPORTED) << t.last_error();
+    EXPECT_NE(std::string(t.last_error()).find("operation not supported"), std::string::npos) << t.last_error();
+    EXPECT_TRUE(fd_is_open(fd));
+    ::close(fd);
+}
+
 TEST_F(StandinInterop, AHostPointerThatIsNotPageAlignedIsRefusedBeforeTheDriverSeesIt)
 {
     const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
@@ -348,6 +401,64 @@ TEST_F(StandinInterop, MemoryOfAnotherCardIsRefusedBeforeTheDriverSeesItNamingBo
     EXPECT_NE(std::string(t.last_error()).find("eeeeeeee-eeee"), std::string::npos) << t.last_error();
     EXPECT_NE(std::string(t.last_error()).find("5a170d1e-0001"), std::string::npos) << t.last_error();
     ::close(fd);
+}
+
+// HIP names an AMD card by ROCr's UUID, Vulkan by one made of the PCI address: the
+// module matches Vulkan's memory to its card by the PCI address both report, and hands
+// its own out with that address.
+class StandinAmdCard : public StandinInterop {
+  protected:
+    void SetUp() override
+    {
+        standin::set_pci_address("0000:C1:00.0"); // as the runtime writes it: upper case
+        StandinInterop::SetUp();
+    }
+    void TearDown() override
+    {
+        StandinInterop::TearDown();
+        standin::set_pci_address("0000:00:00.0");
+    }
+    // Memory from Vulkan's view of a card: its own UUID, and `pci_address`.
+    static vrb_external_handle from_vulkan(int fd, const char *pci_address)
+    {
+        vrb_external_handle h = foreign_handle(fd, 4096);
+        const uint8_t radv_uuid[16] = {0, 0, 0, 0, 0xc1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        const uint8_t radv_driver[16] = {'r', 'a', 'd', 'v'};
+        vrb::plugin::name_card(h, &radv_uuid, &radv_driver, pci_address);
+        return h;
+    }
+};
+
+TEST_F(StandinAmdCard, MemoryFromVulkanWhoseUuidDiffersIsImportedWhenItsPciAddressIsThisCards)
+{
+    const int fd = memfd_of(4096);
+    vrb_external_handle h = from_vulkan(fd, "0000:c1:00.0");
+    vrb_buffer *b = nullptr;
+    ASSERT_EQ(t.buffer_import(importer_, &h, 0, &b), VRB_OK) << t.last_error();
+    EXPECT_EQ(named(memory_calls()), "external import, external map");
+    t.buffer_free(b);
+}
+
+TEST_F(StandinAmdCard, MemoryFromVulkanOfAnotherPciAddressIsRefusedBeforeTheDriverSeesItNamingBoth)
+{
+    const int fd = memfd_of(4096);
+    expect_refused_before_the_driver(from_vulkan(fd, "0000:41:00.0"), VRB_ERROR_INVALID_ARGUMENT,
+                                     "lives on another card");
+    EXPECT_NE(std::string(t.last_error()).find("at 0000:41:00.0"), std::string::npos) << t.last_error();
+    EXPECT_NE(std::string(t.last_error()).find("at 0000:c1:00.0"), std::string::npos) << t.last_error();
+    ::close(fd);
+}
+
+TEST_F(StandinAmdCard, ExportedMemoryCarriesTheCardsPciAddressBesideItsUuid)
+{
+    vrb_buffer *source = exportable(65536);
+    ASSERT_NE(source, nullptr);
+    vrb_external_handle h = exported(source);
+    EXPECT_TRUE(h.flags & VRB_EXTERNAL_UUIDS_KNOWN);
+    EXPECT_TRUE(h.flags & VRB_EXTERNAL_PCI_ADDRESS_KNOWN);
+    EXPECT_STREQ(h.pci_address, "0000:c1:00.0");
+    ::close(int(h.handle));
+    t.buffer_free(source);
 }
 
 TEST_F(StandinInterop, AHandleOfThisApiFromAnotherDriverIsRefusedBeforeTheDriverSeesIt)
@@ -534,7 +645,27 @@ TEST_F(StandinSemaphores, AFailedImportLeavesTheFdTheCallers)
     ::close(fd);
 }
 
-TEST_F(StandinSemaphores, ARuntimeWithoutTimelineSemaphoresIsRefusedBeforeAnyImport)
+// HIP has no attribute that tells whether a device imports timeline semaphores: the
+// import is the question, and "not supported" is the device's answer, not a failure.
+TEST_F(StandinSemaphores, AnImportTheDeviceAnswersNotSupportedIsUnsupportedAndLeavesTheFdTheCallers)
+{
+    const int fd = ::eventfd(0, EFD_CLOEXEC);
+    vrb_external_handle h = semaphore_handle(fd);
+    standin::fail_next(Call::semaphore_import, standin::Failure::not_supported);
+    vrb_semaphore *s = nullptr;
+    EXPECT_EQ(t.semaphore_import(importer_, &h, &s), VRB_ERROR_UNSUPPORTED) << t.last_error();
+    EXPECT_EQ(s, nullptr);
+    const std::string message = t.last_error();
+    EXPECT_NE(message.find("imports no timeline semaphore on device 0"), std::string::npos) << message;
+    EXPECT_NE(message.find("operation not supported"), std::string::npos) << message;
+    EXPECT_TRUE(fd_is_open(fd)) << "a refused import leaves the fd the caller's";
+    // Another answer is the device failing.
+    standin::fail_next(Call::semaphore_import);
+    EXPECT_EQ(t.semaphore_import(importer_, &h, &s), VRB_ERROR_DEVICE) << t.last_error();
+    ::close(fd);
+}
+
+TEST_F(StandinSemaphores, ADeviceThatSaysItImportsNoTimelineSemaphoreIsRefusedBeforeAnyImport)
 {
     standin::set_timeline_semaphore_gap("the stand-in imports only binary semaphores");
     const int fd = ::eventfd(0, EFD_CLOEXEC);

@@ -118,7 +118,7 @@ class GpuInterop : public testing::TestWithParam<BuiltModule> {
     {
         fds_before_ = open_fds();
         a_ = std::make_unique<Side>(GetParam().path, 0);
-        if (!a_->ok()) GTEST_SKIP() << a_->why;
+        if (!a_->ok()) VRB_SKIP_UNLESS_GPU_REQUIRED(GetParam().name, a_->why);
         b_ = std::make_unique<Side>(GetParam().path, 0);
         ASSERT_TRUE(b_->ok()) << b_->why;
     }

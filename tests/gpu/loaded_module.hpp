@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,40 @@ inline std::vector<BuiltModule> built_modules()
 #endif
     return modules;
 }
+
+// The backends VRAMBENCH_REQUIRE_GPU names (space- or comma-separated: "cuda", "hip"):
+// scripts/gpu-check sets it where nvidia-smi, amd-smi or rocm-smi lists a GPU, so that a
+// module that cannot reach it fails the GPU tests instead of skipping them. A name that is
+// neither is returned too, for RequiredGpu.NamesOnlyBuiltGpuBackends to refuse.
+inline std::vector<std::string> required_gpu_backends()
+{
+    std::vector<std::string> names;
+    const char *value = std::getenv("VRAMBENCH_REQUIRE_GPU");
+    if (!value) return names;
+    std::string text = value;
+    for (char &c : text)
+        if (c == ',') c = ' ';
+    std::istringstream words(text);
+    for (std::string word; words >> word;)
+        names.push_back(word);
+    return names;
+}
+inline bool gpu_required(const std::string &backend)
+{
+    for (const std::string &name : required_gpu_backends())
+        if (name == backend) return true;
+    return false;
+}
+
+// Skips the test with `why` where the module has no device here, or fails it where
+// VRAMBENCH_REQUIRE_GPU says this machine's GPU must be reached through `backend`.
+#define VRB_SKIP_UNLESS_GPU_REQUIRED(backend, why)                                                                     \
+    do {                                                                                                               \
+        if (vrb::test::gpu_required(backend))                                                                          \
+            FAIL() << "VRAMBENCH_REQUIRE_GPU=" << std::getenv("VRAMBENCH_REQUIRE_GPU") << ": this machine has a GPU "  \
+                   << "for the " << (backend) << " backend, which cannot reach it: " << (why);                         \
+        GTEST_SKIP() << (why);                                                                                         \
+    } while (0)
 
 inline std::ostream &operator<<(std::ostream &out, const BuiltModule &m)
 {

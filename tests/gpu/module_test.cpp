@@ -118,6 +118,8 @@ TEST_P(GpuModule, InitFindsDevicesOrSaysClearlyWhyItIsUnavailable)
     EXPECT_EQ(status, VRB_ERROR_UNAVAILABLE) << t->last_error();
     EXPECT_EQ(context, nullptr);
     const std::string message = t->last_error();
+    EXPECT_FALSE(vrb::test::gpu_required(GetParam().name)) << "VRAMBENCH_REQUIRE_GPU: this machine has a GPU for the "
+                                                           << GetParam().name << " backend, which says: " << message;
     EXPECT_GT(message.size(), 20u) << message;
     EXPECT_NE(message, "no error");
     EXPECT_EQ(message.rfind(GetParam().api + " is unavailable: ", 0), 0u) << message;
@@ -140,6 +142,22 @@ std::vector<BuiltModule> modules = vrb::test::built_modules();
 INSTANTIATE_TEST_SUITE_P(Built, GpuModule, testing::ValuesIn(modules),
                          [](const testing::TestParamInfo<BuiltModule> &info) { return info.param.name; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuModule);
+
+// Where scripts/gpu-check requires a backend to reach this machine's GPU, that backend's
+// module was built and is tested here: with none, every test above would pass by not
+// being instantiated at all.
+TEST(RequiredGpu, NamesOnlyBuiltGpuBackends)
+{
+    for (const std::string &name : vrb::test::required_gpu_backends()) {
+        EXPECT_TRUE(name == "cuda" || name == "hip")
+            << "VRAMBENCH_REQUIRE_GPU names '" << name << "': expected cuda or hip, space- or comma-separated";
+        bool built = false;
+        for (const BuiltModule &m : modules)
+            built = built || m.name == name;
+        EXPECT_TRUE(built) << "VRAMBENCH_REQUIRE_GPU requires " << name
+                           << ", but its module was not built into these tests";
+    }
+}
 
 #ifdef VRB_TEST_HIP_MODULE
 // The HIP backend proper needs libamdhip64; without it (or without the backend file

@@ -238,6 +238,12 @@ class SemDevice {
         me.driver_uuid = &kDriverUuid;
         me.device_name = "futex-mock device";
         vrb::plugin::check_same_card(h, me, "semaphore");
+        // A driver that answers "not supported" when asked to import (HIP on a device
+        // without timeline semaphores).
+        if (named_in("VRAMBENCH_MOCK_IMPORT_UNSUPPORTED"))
+            fail(VRB_ERROR_UNSUPPORTED, std::string(MOCK_SEMAPHORE_NAME) +
+                                            " imports no timeline semaphore here: the driver answered not supported "
+                                            "(VRAMBENCH_MOCK_IMPORT_UNSUPPORTED)");
         if (h.handle < 0 || h.handle > INT32_MAX || ::fcntl(static_cast<int>(h.handle), F_GETFD) == -1)
             fail(VRB_ERROR_INVALID_ARGUMENT,
                  "file descriptor " + std::to_string(h.handle) + " is not open: no semaphore was imported");

@@ -105,3 +105,40 @@ TEST(OpenclCli, ADriverThatRefusesTheKernelsFailsItsDeviceWithTheBuildLogAndTheO
         if (result["backend"] == "opencl" && result["verification"]["status"] == "passed") ++real_passed;
     EXPECT_GT(real_passed, 0u) << doc["results"].dump(1);
 }
+
+namespace {
+
+// The one device of a mock driver, alone in a vendors folder, as `vrambench info` gives it.
+nlohmann::json mock_device(const char *vendors, const char *icd)
+{
+    const std::string dir = temp_dir() / (std::string("vendors-") + icd);
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(std::string(vendors) + "/mock-" + icd + ".icd", dir + "/mock-" + icd + ".icd",
+                               std::filesystem::copy_options::overwrite_existing);
+    const auto r = vrambench_on_pocl({"info", "opencl:0", "--format", "json"}, {"OCL_ICD_VENDORS=" + dir});
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+} // namespace
+
+// ROCm's OpenCL has no cl_khr_pci_bus_info: its topology query and PCIe id bring an
+// MI300X to its datasheet entry (or its stream array would be its Infinity Cache).
+TEST(OpenclCli, AnAmdDeviceReachesTheDeviceTableThroughItsTopologyAndPcieId)
+{
+    const auto d = mock_device(VENDORS_AMD_TOPOLOGY, "amd_topology");
+    ASSERT_TRUE(d.contains("pci") && d["pci"].is_object()) << d.dump(1);
+    EXPECT_EQ(d["pci"]["vendor_id"], 0x1002) << d.dump(1);
+    EXPECT_EQ(d["pci"]["device_id"], 0x74a1) << d.dump(1);
+    EXPECT_NE(d.value("peak", nlohmann::json()).dump().find("datasheet"), std::string::npos)
+        << "the table's MI300X entry is found\n"
+        << d.dump(1);
+}
+
+// NVIDIA's OpenCL tells bus, slot (device << 3 | function) and domain through its own query.
+TEST(OpenclCli, AnNvidiaDeviceHasItsPciAddressFromBusSlotAndDomain)
+{
+    const auto d = mock_device(VENDORS_NV_BUS_SLOT, "nv_bus_slot");
+    ASSERT_TRUE(d.contains("pci") && d["pci"].is_object()) << d.dump(1);
+    EXPECT_EQ(d["pci"]["address"], "0002:9a:1c.1") << d.dump(1);
+}

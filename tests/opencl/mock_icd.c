@@ -2,6 +2,10 @@
  * A tiny OpenCL driver for the ICD loader (ocl-icd), built once per fault it plays:
  *   MOCK_ICD_NO_DEVICE      one platform that offers no device
  *   MOCK_ICD_BAD_COMPILER   one GPU whose compiler refuses every program, with a log
+ *   MOCK_ICD_AMD_TOPOLOGY   that GPU as ROCm describes an MI300X: its PCI place only through
+ *                           cl_amd_device_attribute_query (topology, PCIe device id)
+ *   MOCK_ICD_NV_BUS_SLOT    that GPU as NVIDIA's driver describes an H200: bus, slot and
+ *                           domain only through cl_nv_device_attribute_query
  * The tests list it in a folder named by OCL_ICD_VENDORS. Every object starts with the
  * loader's dispatch table, as cl_khr_icd requires; calls the backend makes that this
  * driver does not serve answer CL_INVALID_OPERATION.
@@ -37,6 +41,24 @@ static struct _cl_device_id device = {&dispatch};
 static struct _cl_context context = {&dispatch};
 static struct _cl_command_queue queue = {&dispatch};
 static struct _cl_program program = {&dispatch};
+
+#if defined(MOCK_ICD_AMD_TOPOLOGY)
+static const char device_name[] = "Mock MI300X";
+static const char device_extensions[] = "cl_amd_device_attribute_query";
+#elif defined(MOCK_ICD_NV_BUS_SLOT)
+static const char device_name[] = "Mock H200";
+static const char device_extensions[] = "cl_nv_device_attribute_query";
+#else
+static const char device_name[] = "Mock GPU";
+static const char device_extensions[] = "";
+#endif
+
+/* The vendors' queries, as their extensions number them. */
+#define MOCK_DEVICE_PCI_BUS_ID_NV 0x4008
+#define MOCK_DEVICE_PCI_SLOT_ID_NV 0x4009
+#define MOCK_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+#define MOCK_DEVICE_TOPOLOGY_AMD 0x4037
+#define MOCK_DEVICE_PCIE_ID_AMD 0x4034
 
 static const char build_log[] = "mock.cl:1:1: error: this driver compiles nothing";
 
@@ -104,12 +126,12 @@ static cl_int CL_API_CALL get_device_info(cl_device_id d, cl_device_info param, 
     const cl_bool no = CL_FALSE;
     const cl_device_mem_cache_type cache = CL_READ_WRITE_CACHE;
     switch (param) {
-    case CL_DEVICE_NAME: return text("Mock GPU", room, out, size_out);
+    case CL_DEVICE_NAME: return text(device_name, room, out, size_out);
     case CL_DEVICE_VENDOR: return text("vrambench tests", room, out, size_out);
     case CL_DEVICE_VERSION: return text("OpenCL 3.0 mock", room, out, size_out);
     case CL_DRIVER_VERSION: return text("0.1", room, out, size_out);
     case CL_DEVICE_OPENCL_C_VERSION: return text("OpenCL C 1.2", room, out, size_out);
-    case CL_DEVICE_EXTENSIONS: return text("", room, out, size_out);
+    case CL_DEVICE_EXTENSIONS: return text(device_extensions, room, out, size_out);
     case CL_DEVICE_TYPE: return answer(&type, sizeof type, room, out, size_out);
     case CL_DEVICE_GLOBAL_MEM_SIZE:
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
@@ -123,6 +145,40 @@ static cl_int CL_API_CALL get_device_info(cl_device_id d, cl_device_info param, 
     case CL_DEVICE_HOST_UNIFIED_MEMORY: return answer(&no, sizeof no, room, out, size_out);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return answer(&cache, sizeof cache, room, out, size_out);
     case CL_DEVICE_SVM_CAPABILITIES: return answer(&svm, sizeof svm, room, out, size_out);
+#if defined(MOCK_ICD_AMD_TOPOLOGY)
+    case CL_DEVICE_VENDOR_ID: {
+        const cl_uint amd = 0x1002;
+        return answer(&amd, sizeof amd, room, out, size_out);
+    }
+    case MOCK_DEVICE_PCIE_ID_AMD: {
+        const cl_uint mi300x = 0x74a1;
+        return answer(&mi300x, sizeof mi300x, room, out, size_out);
+    }
+    case MOCK_DEVICE_TOPOLOGY_AMD: {
+        /* type 1 (PCIe), 17 unused bytes, bus 0xc1 (past 0x7f: a signed char would turn
+         * it negative), device 0, function 0 */
+        unsigned char topology[24] = {1};
+        topology[21] = 0xc1;
+        return answer(topology, sizeof topology, room, out, size_out);
+    }
+#elif defined(MOCK_ICD_NV_BUS_SLOT)
+    case CL_DEVICE_VENDOR_ID: {
+        const cl_uint nvidia = 0x10de;
+        return answer(&nvidia, sizeof nvidia, room, out, size_out);
+    }
+    case MOCK_DEVICE_PCI_BUS_ID_NV: {
+        const cl_uint bus = 0x9a;
+        return answer(&bus, sizeof bus, room, out, size_out);
+    }
+    case MOCK_DEVICE_PCI_SLOT_ID_NV: {
+        const cl_uint slot = (0x1c << 3) | 1; /* device 0x1c, function 1 */
+        return answer(&slot, sizeof slot, room, out, size_out);
+    }
+    case MOCK_DEVICE_PCI_DOMAIN_ID_NV: {
+        const cl_uint domain = 2;
+        return answer(&domain, sizeof domain, room, out, size_out);
+    }
+#endif
     default: return CL_INVALID_VALUE;
     }
 }

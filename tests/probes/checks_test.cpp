@@ -44,6 +44,15 @@ TEST(SuspectRule, CallsAFigureAboveThePeakInsideTheCacheACacheFigure)
     EXPECT_FALSE(vrb::is_suspect(9000, 4800, 50 * MiB, 50 * MiB));
 }
 
+TEST(SuspectRule, CallsAFigureAboveThePeakBelowTwiceTheCachePartialHitsNotSuspect)
+{
+    // 1.3-1.8x an H200's L2: part of every pass still hits the L2.
+    EXPECT_FALSE(vrb::is_suspect(5000, 4800, 65 * MiB, 50 * MiB));
+    EXPECT_FALSE(vrb::is_suspect(5000, 4800, 90 * MiB, 50 * MiB));
+    EXPECT_FALSE(vrb::is_suspect(5000, 4800, 100 * MiB - 1, 50 * MiB));
+    EXPECT_TRUE(vrb::is_suspect(5000, 4800, 100 * MiB, 50 * MiB));
+}
+
 TEST(SuspectRule, CallsAFigureAboveThePeakPastTheCacheSuspect)
 {
     EXPECT_TRUE(vrb::is_suspect(5000, 4800, 400 * MiB, 50 * MiB));

@@ -40,6 +40,7 @@ class InteropSync : public ::testing::Test {
     void TearDown() override
     {
         ::unsetenv("VRAMBENCH_MOCK_NO_EXPORT");
+        ::unsetenv("VRAMBENCH_MOCK_IMPORT_UNSUPPORTED");
         ::unsetenv("VRAMBENCH_MOCK_IGNORE_WAITS");
         EXPECT_EQ(open_fds(), fds_before) << "a file descriptor was left open";
     }
@@ -157,6 +158,21 @@ TEST_F(InteropSync, AnExporterThatCannotCreateASemaphoreIsSkippedWithItsOwnReaso
     EXPECT_NE(r.error.value_or("").find("semb exports no semaphore: it only imports one"), std::string::npos)
         << r.error.value_or("");
     EXPECT_EQ(pairs.at("sema->sema").status, ProbeResult::Status::ok) << pairs.at("sema->sema").error.value_or("");
+}
+
+// A driver's "not supported" at import (the CUDA/HIP module's answer where the device
+// imports no timeline semaphore) is the pair skipped in the driver's words, not failed.
+TEST_F(InteropSync, AnImportTheDriverAnswersNotSupportedIsSkippedInItsWords)
+{
+    ::setenv("VRAMBENCH_MOCK_IMPORT_UNSUPPORTED", "sema", 1);
+    Opened a = open(MOCK_SEMA_PATH, 0);
+    ASSERT_TRUE(a.device);
+    const auto pairs = by_pair(run(a));
+    ASSERT_TRUE(pairs.count("semb->sema"));
+    const ProbeResult &r = pairs.at("semb->sema");
+    EXPECT_EQ(r.status, ProbeResult::Status::skipped) << r.error.value_or("");
+    EXPECT_NE(r.error.value_or("").find("the driver answered not supported"), std::string::npos)
+        << r.error.value_or("");
 }
 
 TEST_F(InteropSync, AnImporterWithoutTheSemaphoreSlotsMeasuresNothingAndSaysWhatItLacks)

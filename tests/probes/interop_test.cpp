@@ -94,6 +94,9 @@ TEST_F(InteropProbes, HandoffVerifiesVulkanToVulkanAndHostToVulkanBothWays)
     }
     EXPECT_EQ(pairs.at("host->vulkan")->parameters.at("handle"), "host-pointer");
     EXPECT_EQ(pairs.at("vulkan->vulkan")->parameters.at("handle"), "opaque-fd");
+    // Which key found the exporter on the importer's card.
+    EXPECT_EQ(pairs.at("host->vulkan")->parameters.at("card_matched_by"), "host memory");
+    EXPECT_EQ(pairs.at("vulkan->vulkan")->parameters.at("card_matched_by"), "same device");
 }
 
 TEST_F(InteropProbes, BandwidthOnImportedMemoryIsMeasuredBesideTheDevicesOwnWithTheirRatio)

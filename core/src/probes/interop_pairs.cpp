@@ -32,12 +32,6 @@ uint32_t exporter_kind(const Device &device)
     throw RunError("the exporter has no memory its kernels can use");
 }
 
-bool same_card(const vrb_device_info &a, const vrb_device_info &b)
-{
-    if ((a.known & b.known & VRB_KNOWN_UUID) && std::memcmp(a.uuid, b.uuid, sizeof a.uuid) == 0) return true;
-    return (a.known & b.known & VRB_KNOWN_PCI_ADDRESS) && std::strcmp(a.pci_address, b.pci_address) == 0;
-}
-
 // A pair from one opened exporter device, or the reason there is none.
 std::optional<std::string> complete(Pair &pair, const std::string &importer_backend, Sharing sharing)
 {
@@ -60,6 +54,15 @@ std::optional<std::string> complete(Pair &pair, const std::string &importer_back
 
 } // namespace
 
+std::optional<std::string> same_card_key(const vrb_device_info &a, const vrb_device_info &b)
+{
+    if ((a.known & b.known & VRB_KNOWN_UUID) && std::memcmp(a.uuid, b.uuid, sizeof a.uuid) == 0)
+        return std::string("uuid");
+    if ((a.known & b.known & VRB_KNOWN_PCI_ADDRESS) && strncmp(a.pci_address, b.pci_address, sizeof a.pci_address) == 0)
+        return std::string("pci-address");
+    return std::nullopt;
+}
+
 std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &skipped, Sharing sharing)
 {
     std::vector<Pair> pairs;
@@ -78,6 +81,7 @@ std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &
         Pair pair;
         pair.exporter = ctx.device.backend().open(ctx.device.index());
         pair.exporter_id = ctx.record.id;
+        pair.card_key = "same device";
         if (auto why = complete(pair, importer, sharing))
             skipped.push_back(*why);
         else
@@ -102,11 +106,13 @@ std::vector<Pair> find_pairs(const ProbeContext &ctx, std::vector<std::string> &
                 const bool host = theirs.type == VRB_DEVICE_CPU && std::string_view(theirs.api) == "host";
                 // Host memory is shared by address with any device; device memory only
                 // within one card.
-                if (!host && !same_card(mine, theirs)) {
+                const std::optional<std::string> key = same_card_key(mine, theirs);
+                if (!host && !key) {
                     skipped.push_back(fmt::format("{} is another card than {}", id, ctx.record.id));
                     continue;
                 }
                 Pair pair;
+                pair.card_key = host ? "host memory" : *key;
                 pair.backend = backend;
                 pair.exporter = backend->open(i);
                 pair.exporter_id = id;
@@ -150,6 +156,7 @@ ProbeResult make_pair_result(const ProbeContext &ctx, std::string_view probe, co
     r.parameters["exporter"] = pair.exporter_id;
     r.parameters["importer"] = ctx.record.id;
     r.parameters["handle"] = pair.handle;
+    r.parameters["card_matched_by"] = pair.card_key;
     return r;
 }
 

@@ -19,6 +19,10 @@ struct Pair {
     std::string name;        // "host->vulkan"
     std::string exporter_id; // "host:0"; "vulkan:0" for a second device of the same card
     std::string handle;      // "opaque-fd", "host-pointer"
+    // How the exporter was found to be the importer's card: "uuid", "pci-address" (the
+    // APIs' UUIDs differ, as HIP's and Vulkan's do on AMD), "same device" (the device's
+    // own backend opened again) or "host memory" (shared by address with any device).
+    std::string card_key;
     // Declared in destruction order: the exporter's device before its backend.
     std::shared_ptr<const Backend> backend;
     std::unique_ptr<Device> exporter;
@@ -28,6 +32,12 @@ struct Pair {
 
 // What a pair shares: memory (handoff, bandwidth, import) or timeline semaphores (sync).
 enum class Sharing { memory, semaphores };
+
+// Which key shows two descriptions to be one card: "uuid" where both know their UUIDs
+// and those agree, else "pci-address" where both know their PCI addresses and those
+// agree (one card's UUIDs differ between APIs: HIP's and Vulkan's on AMD); nullopt for
+// another card, or one that cannot be told.
+std::optional<std::string> same_card_key(const vrb_device_info &a, const vrb_device_info &b);
 
 // The exporters for ctx.device, each opened; `skipped` collects the exporters found
 // that cannot share with it, with the reason ("cuda:0 is another card").

@@ -25,6 +25,37 @@ inline bool handle_has_v12_fields(const vrb_external_handle &h) noexcept
     return h.struct_size >= offsetof(vrb_external_handle, api) + sizeof h.api;
 }
 
+// The 1.6 field is present: the exporter's PCI address.
+inline bool handle_has_pci_field(const vrb_external_handle &h) noexcept
+{
+    return h.struct_size >= offsetof(vrb_external_handle, pci_address) + sizeof h.pci_address;
+}
+
+// The exporter's PCI address, "" where the handle does not carry one.
+inline std::string_view handle_pci_address(const vrb_external_handle &h) noexcept
+{
+    if (!handle_has_pci_field(h) || !(h.flags & VRB_EXTERNAL_PCI_ADDRESS_KNOWN)) return {};
+    return std::string_view(h.pci_address, strnlen(h.pci_address, sizeof h.pci_address));
+}
+
+// Names the exporter's card in a handle it hands out: its UUIDs where `device_uuid` is
+// given (with the driver's), its PCI address where `pci_address` is not empty and the
+// caller's handle is large enough to hold it.
+inline void name_card(vrb_external_handle &h, const uint8_t (*device_uuid)[16], const uint8_t (*driver_uuid)[16],
+                      std::string_view pci_address)
+{
+    if (device_uuid && driver_uuid) {
+        h.flags |= VRB_EXTERNAL_UUIDS_KNOWN;
+        std::memcpy(h.device_uuid, *device_uuid, sizeof h.device_uuid);
+        std::memcpy(h.driver_uuid, *driver_uuid, sizeof h.driver_uuid);
+    }
+    if (!pci_address.empty() && pci_address.size() < sizeof h.pci_address && handle_has_pci_field(h)) {
+        std::memset(h.pci_address, 0, sizeof h.pci_address);
+        std::memcpy(h.pci_address, pci_address.data(), pci_address.size());
+        h.flags |= VRB_EXTERNAL_PCI_ADDRESS_KNOWN;
+    }
+}
+
 inline std::string uuid_hex(const uint8_t (&uuid)[16])
 {
     static const char digits[] = "0123456789abcdef";
@@ -117,25 +148,65 @@ struct ImporterIdentity {
     const uint8_t (*device_uuid)[16] = nullptr;
     const uint8_t (*driver_uuid)[16] = nullptr;
     std::string_view device_name;
+    std::string pci_address; // as vrb_device_info.pci_address; "" where unknown
 };
 
-// The handle's UUIDs, where both sides know them, name the importer's card and, within
-// one API, its driver; `what` ("memory", "semaphore") names what crosses.
-inline void check_same_card(const vrb_external_handle &h, const ImporterIdentity &importer, const char *what)
+// Which key showed a handle to be of the importer's card.
+enum class CardKey {
+    unchecked,  // neither side knows a key the other knows too
+    uuid,       // the device UUIDs agree
+    pci_address // the APIs' UUIDs differ or are not both known, and the PCI addresses agree
+};
+
+inline const char *card_key_name(CardKey match) noexcept
 {
-    if (!importer.uuids_known || !(h.flags & VRB_EXTERNAL_UUIDS_KNOWN)) return;
-    if (std::memcmp(h.device_uuid, *importer.device_uuid, 16) != 0)
-        fail(VRB_ERROR_INVALID_ARGUMENT,
-             std::string("the ") + what + " lives on another card: exported by " + std::string(handle_api(h)) +
-                 " device " + uuid_hex(h.device_uuid) + ", imported into " + std::string(importer.api) + " device " +
-                 uuid_hex(*importer.device_uuid) + " (" + std::string(importer.device_name) + ")");
-    // Opaque fds of one API are only understood by the very same driver; a dma-buf is
-    // the kernel's, and crosses drivers.
-    if (h.type != VRB_EXTERNAL_DMA_BUF && handle_api(h) == importer.api &&
+    switch (match) {
+    case CardKey::uuid: return "uuid";
+    case CardKey::pci_address: return "pci-address";
+    case CardKey::unchecked: break;
+    }
+    return "unchecked";
+}
+
+// The handle names the importer's card; `what` ("memory", "semaphore") names what
+// crosses. The device UUIDs decide where both are known and agree. Within one API they
+// are comparable, and a difference is another card. Across APIs they need not be: HIP's
+// UUID on AMD is the runtime's own (serial-based), Vulkan's the driver's (from the PCI
+// address), so one card has two; the PCI address, which every API reports alike, then
+// decides. Within one API an opaque fd is only understood by the very same driver; a
+// dma-buf is the kernel's, and crosses drivers.
+inline CardKey check_same_card(const vrb_external_handle &h, const ImporterIdentity &importer, const char *what)
+{
+    const bool uuids = importer.uuids_known && (h.flags & VRB_EXTERNAL_UUIDS_KNOWN);
+    const std::string_view theirs = handle_pci_address(h);
+    const std::string_view mine = importer.pci_address;
+    const bool addresses = !theirs.empty() && !mine.empty();
+    const bool same_api = handle_api(h) == importer.api;
+    CardKey match = CardKey::unchecked;
+    if (uuids && std::memcmp(h.device_uuid, *importer.device_uuid, 16) == 0)
+        match = CardKey::uuid;
+    else if (addresses && theirs == mine && !(uuids && same_api))
+        match = CardKey::pci_address;
+    else if (uuids || addresses) {
+        std::string message = std::string("the ") + what + " lives on another card: exported by " +
+                              std::string(handle_api(h)) + " device";
+        if (uuids) message += " " + uuid_hex(h.device_uuid);
+        if (addresses) message += " at " + std::string(theirs);
+        message += ", imported into " + std::string(importer.api) + " device";
+        if (uuids) message += " " + uuid_hex(*importer.device_uuid);
+        if (addresses) message += " at " + std::string(mine);
+        message += " (" + std::string(importer.device_name) + ")";
+        if (uuids && !same_api && !addresses)
+            message += "; these APIs' UUIDs may differ for one card, and the PCI address that would tell is not "
+                       "known to both";
+        fail(VRB_ERROR_INVALID_ARGUMENT, message);
+    }
+    if (uuids && h.type != VRB_EXTERNAL_DMA_BUF && same_api &&
         std::memcmp(h.driver_uuid, *importer.driver_uuid, 16) != 0)
         fail(VRB_ERROR_INVALID_ARGUMENT, std::string("the ") + what + " was exported by another driver: driver " +
                                              uuid_hex(h.driver_uuid) + ", this one is " +
                                              uuid_hex(*importer.driver_uuid));
+    return match;
 }
 
 // Everything about a handle that can be checked without the driver. `page_bytes` is the

@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define VRB_ABI_VERSION_MAJOR 1u
-#define VRB_ABI_VERSION_MINOR 5u
+#define VRB_ABI_VERSION_MINOR 6u
 #define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
@@ -310,8 +310,9 @@ typedef enum vrb_timer_kind {
  *   - VRB_EXTERNAL_HOST_POINTER transfers nothing: the memory stays the exporter's, and
  *     the exporting buffer must outlive every buffer imported from it.
  * An importer validates a handle before any driver call (the fd is open and is memory,
- * its size agrees with the handle, the UUIDs name its own card, a host pointer is
- * page-aligned): handing a driver a bad fd is undefined behaviour.
+ * its size agrees with the handle, the UUIDs, or across APIs the PCI address, name its
+ * own card, a host pointer is page-aligned): handing a driver a bad fd is undefined
+ * behaviour.
  */
 typedef enum vrb_external_handle_type {
     VRB_EXTERNAL_OPAQUE_FD = 1, /* the API's opaque POSIX file descriptor */
@@ -322,8 +323,9 @@ typedef enum vrb_external_handle_type {
 
 /* Bits of vrb_external_handle.flags (since 1.2). */
 enum {
-    VRB_EXTERNAL_DEDICATED = 1u << 0,  /* the exporter's allocation is dedicated to one buffer */
-    VRB_EXTERNAL_UUIDS_KNOWN = 1u << 1 /* device_uuid and driver_uuid are filled */
+    VRB_EXTERNAL_DEDICATED = 1u << 0,        /* the exporter's allocation is dedicated to one buffer */
+    VRB_EXTERNAL_UUIDS_KNOWN = 1u << 1,      /* device_uuid and driver_uuid are filled */
+    VRB_EXTERNAL_PCI_ADDRESS_KNOWN = 1u << 2 /* since 1.6: pci_address is filled */
 };
 
 typedef struct vrb_external_handle {
@@ -339,6 +341,11 @@ typedef struct vrb_external_handle {
     uint8_t device_uuid[16];    /* the exporter's card, as vrb_device_info.uuid */
     uint8_t driver_uuid[16];    /* the exporting driver (Vulkan's driverUUID) */
     char api[32];               /* the exporter's vrb_device_info.api: "Vulkan", "CUDA", "host" */
+    /* Since 1.6, read and written only where struct_size holds it: the exporter's card as
+     * vrb_device_info.pci_address ("dddd:bb:dd.f"), where VRB_EXTERNAL_PCI_ADDRESS_KNOWN.
+     * APIs name one card by different UUIDs (HIP's and Vulkan's on AMD): an importer of
+     * another API whose UUID differs matches the card by this address instead. */
+    char pci_address[32];
 } vrb_external_handle;
 
 /* ---------------------------------------------------------------- external semaphores */

@@ -264,9 +264,13 @@ inline void set_timeline_semaphore_fd(standinExternalSemaphoreHandleDesc &desc)
 {
     desc.type = standinExternalSemaphoreHandleTypeTimelineSemaphoreFd;
 }
-inline std::string timeline_semaphore_gap(int, int)
+inline std::string timeline_semaphore_gap(int)
 {
     return standinTimelineSemaphoreGap();
+}
+inline bool refuses_semaphore_type(standinError_t e)
+{
+    return e == standinErrorNotSupported;
 }
 
 inline standinError_t from_driver(standinDrvResult r)

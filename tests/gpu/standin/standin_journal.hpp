@@ -78,12 +78,17 @@ void set_device_count(int count);
 // Whether its devices can reach each other's memory (can_access_peer; true unless changed).
 void set_peer_access(bool possible);
 
-// The next call of `call`'s kind fails with standinErrorInvalidValue, once.
-void fail_next(Call call);
+// How a call made to fail answers: invalid value, or the driver's "not supported" (what
+// a vGPU, MIG or confidential-computing driver says to exportable memory or semaphores).
+enum class Failure { invalid_value, not_supported };
+// The next call of `call`'s kind fails, once, as `how` says.
+void fail_next(Call call, Failure how = Failure::invalid_value);
 // A driver entry point the stand-in's driver lacks from now on ("" restores them all).
 void hide_driver_symbol(const std::string &name);
 // The UUID every device reports (16 bytes; all zero: unknown).
 void set_uuid(const unsigned char (&uuid)[16]);
+// The PCI address every device reports, as the runtime writes it ("0000:00:00.0" unless changed).
+void set_pci_address(const std::string &address);
 
 // What the stand-in says when asked whether it imports timeline semaphores: "" (it
 // does), or the reason it does not.

@@ -62,9 +62,10 @@ void note(Call call, standinStream *stream = nullptr, void *dst = nullptr, const
     records().push_back(Record{call, stream, dst, src, bytes, kind, false});
 }
 
-std::set<Call> &failing()
+// The calls to fail once, each with the answer it is to get.
+std::map<Call, standinError_t> &failing()
 {
-    static std::set<Call> calls;
+    static std::map<Call, standinError_t> calls;
     return calls;
 }
 std::set<std::string> &hidden()
@@ -78,6 +79,11 @@ unsigned char *uuid_bytes()
                                       0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01};
     return bytes;
 }
+std::string &pci_address_text()
+{
+    static std::string address = "0000:00:00.0";
+    return address;
+}
 int &live()
 {
     static int count = 0;
@@ -90,20 +96,24 @@ std::map<void *, std::size_t> &external_mappings()
     return m;
 }
 
-// Records the call; true when it is to fail (fail_next), which is recorded too.
-bool noted_fails(Call call, void *dst = nullptr, std::size_t bytes = 0)
+// Records the call; the error it is to answer when it is to fail (fail_next), which is
+// recorded too, else standinSuccess.
+standinError_t noted_fails(Call call, void *dst = nullptr, std::size_t bytes = 0)
 {
     note(call, nullptr, dst, nullptr, bytes);
-    if (failing().erase(call) == 0) return false;
+    const auto found = failing().find(call);
+    if (found == failing().end()) return standinSuccess;
+    const standinError_t error = found->second;
+    failing().erase(found);
     records().back().failed = true;
-    return true;
+    return error;
 }
 
 } // namespace
 
-void fail_next(Call call)
+void fail_next(Call call, Failure how)
 {
-    failing().insert(call);
+    failing()[call] = how == Failure::not_supported ? standinErrorNotSupported : standinErrorInvalidValue;
 }
 void hide_driver_symbol(const std::string &name)
 {
@@ -115,6 +125,10 @@ void hide_driver_symbol(const std::string &name)
 void set_uuid(const unsigned char (&uuid)[16])
 {
     std::memcpy(uuid_bytes(), uuid, 16);
+}
+void set_pci_address(const std::string &address)
+{
+    pci_address_text() = address;
 }
 int live_resources()
 {
@@ -176,13 +190,22 @@ using vrb::test::standin::Call;
 using vrb::test::standin::note;
 using vrb::test::standin::noted_fails;
 
+// The runtime's words and names for its errors, as CUDA gives them.
 const char *standinGetErrorString(standinError_t e)
 {
-    return e == standinSuccess ? "no error" : "stand-in error";
+    switch (e) {
+    case standinSuccess: return "no error";
+    case standinErrorNotSupported: return "operation not supported";
+    default: return "stand-in error";
+    }
 }
 const char *standinGetErrorName(standinError_t e)
 {
-    return e == standinSuccess ? "standinSuccess" : "standinError";
+    switch (e) {
+    case standinSuccess: return "standinSuccess";
+    case standinErrorNotSupported: return "standinErrorNotSupported";
+    default: return "standinError";
+    }
 }
 standinError_t standinGetLastError()
 {
@@ -211,7 +234,7 @@ standinError_t standinGetDeviceProperties(standinDeviceProp *p, int)
 }
 standinError_t standinDeviceGetPCIBusId(char *out, int size, int)
 {
-    std::snprintf(out, std::size_t(size), "0000:00:00.0");
+    std::snprintf(out, std::size_t(size), "%s", vrb::test::standin::pci_address_text().c_str());
     return standinSuccess;
 }
 standinError_t standinMemGetInfo(std::size_t *free_bytes, std::size_t *total_bytes)
@@ -294,7 +317,7 @@ bool valid_device(int d)
 
 standinError_t standinDeviceCanAccessPeer(int *can, int device, int peer)
 {
-    if (noted_fails(Call::can_access_peer)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::can_access_peer)) return failed;
     vrb::test::standin::records().back().device = device;
     vrb::test::standin::records().back().peer = peer;
     if (!valid_device(device) || !valid_device(peer)) return standinErrorInvalidValue;
@@ -304,7 +327,7 @@ standinError_t standinDeviceCanAccessPeer(int *can, int device, int peer)
 standinError_t standinDeviceEnablePeerAccess(int peer, unsigned flags)
 {
     const int device = vrb::test::standin::current_device();
-    if (noted_fails(Call::enable_peer_access)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::enable_peer_access)) return failed;
     vrb::test::standin::records().back().device = device;
     vrb::test::standin::records().back().peer = peer;
     if (!valid_device(peer) || peer == device || flags != 0 || !vrb::test::standin::peer_access_possible())
@@ -383,7 +406,8 @@ standinError_t standinEventElapsedTime(float *ms, standinEvent_t, standinEvent_t
 standinError_t standinImportExternalSemaphore(standinExternalSemaphore_t *semaphore,
                                               const standinExternalSemaphoreHandleDesc *desc)
 {
-    if (vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_import)) return standinErrorInvalidValue;
+    if (const standinError_t failed = vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_import))
+        return failed;
     vrb::test::standin::records().back().kind = int(desc->type);
     *semaphore = new standinExternalSemaphore{desc->handle.fd}; // the fd is the runtime's now
     ++vrb::test::standin::live();
@@ -393,7 +417,8 @@ standinError_t standinSignalExternalSemaphoresAsync(const standinExternalSemapho
                                                     const standinExternalSemaphoreSignalParams *params, unsigned count,
                                                     standinStream_t stream)
 {
-    if (vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_signal)) return standinErrorInvalidValue;
+    if (const standinError_t failed = vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_signal))
+        return failed;
     vrb::test::standin::records().back().stream = stream;
     vrb::test::standin::records().back().value = params[0].params.fence.value;
     return count == 1 ? standinSuccess : standinErrorInvalidValue;
@@ -402,7 +427,8 @@ standinError_t standinWaitExternalSemaphoresAsync(const standinExternalSemaphore
                                                   const standinExternalSemaphoreWaitParams *params, unsigned count,
                                                   standinStream_t stream)
 {
-    if (vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_wait)) return standinErrorInvalidValue;
+    if (const standinError_t failed = vrb::test::standin::noted_fails(vrb::test::standin::Call::semaphore_wait))
+        return failed;
     vrb::test::standin::records().back().stream = stream;
     vrb::test::standin::records().back().value = params[0].params.fence.value;
     return count == 1 ? standinSuccess : standinErrorInvalidValue;
@@ -434,7 +460,7 @@ standinError_t standinDeviceUuid(int, uint8_t (&out)[16])
 
 standinError_t standinImportExternalMemory(standinExternalMemory_t *memory, const standinExternalMemoryHandleDesc *desc)
 {
-    if (noted_fails(Call::external_import, nullptr, desc->size)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::external_import, nullptr, desc->size)) return failed;
     *memory = new standinExternalMemory{desc->handle.fd, desc->size}; // the fd is the runtime's now
     ++vrb::test::standin::live();
     return standinSuccess;
@@ -442,7 +468,7 @@ standinError_t standinImportExternalMemory(standinExternalMemory_t *memory, cons
 standinError_t standinExternalMemoryGetMappedBuffer(void **p, standinExternalMemory_t memory,
                                                     const standinExternalMemoryBufferDesc *desc)
 {
-    if (noted_fails(Call::external_map, nullptr, desc->size)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::external_map, nullptr, desc->size)) return failed;
     if (desc->offset + desc->size > memory->size) return standinErrorInvalidValue;
     void *mapped = ::mmap(nullptr, desc->size, PROT_READ | PROT_WRITE, MAP_SHARED, memory->fd, off_t(desc->offset));
     if (mapped == MAP_FAILED) return standinErrorMemoryAllocation;
@@ -461,7 +487,7 @@ standinError_t standinDestroyExternalMemory(standinExternalMemory_t memory)
 }
 standinError_t standinHostRegister(void *p, std::size_t bytes, unsigned)
 {
-    if (noted_fails(Call::host_register, p, bytes)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::host_register, p, bytes)) return failed;
     ++vrb::test::standin::live();
     return standinSuccess;
 }
@@ -492,7 +518,7 @@ standinDrvResult standinDrvMemGetAllocationGranularity(std::size_t *bytes, const
 standinDrvResult standinDrvMemCreate(standinDrvHandle *handle, std::size_t bytes, const standinDrvAllocationProp *,
                                      unsigned long long)
 {
-    if (noted_fails(Call::vm_create, nullptr, bytes)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::vm_create, nullptr, bytes)) return failed;
     if (bytes % kGranularity != 0) return standinErrorInvalidValue;
     const int fd = ::memfd_create("standin-vm", MFD_CLOEXEC);
     if (fd < 0) return standinErrorMemoryAllocation;
@@ -514,7 +540,7 @@ standinDrvResult standinDrvMemRelease(standinDrvHandle handle)
 standinDrvResult standinDrvMemAddressReserve(standinDrvAddress *address, std::size_t bytes, std::size_t,
                                              standinDrvAddress, unsigned long long)
 {
-    if (noted_fails(Call::vm_reserve, nullptr, bytes)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::vm_reserve, nullptr, bytes)) return failed;
     void *p = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return standinErrorMemoryAllocation;
     *address = standinDrvAddress(reinterpret_cast<uintptr_t>(p));
@@ -533,7 +559,7 @@ standinDrvResult standinDrvMemMap(standinDrvAddress address, std::size_t bytes, 
                                   standinDrvHandle handle, unsigned long long)
 {
     void *p = reinterpret_cast<void *>(uintptr_t(address));
-    if (noted_fails(Call::vm_map, p, bytes)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::vm_map, p, bytes)) return failed;
     if (::mmap(p, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, int(handle), off_t(offset)) == MAP_FAILED)
         return standinErrorInvalidValue;
     ++vrb::test::standin::live();
@@ -551,13 +577,14 @@ standinDrvResult standinDrvMemUnmap(standinDrvAddress address, std::size_t bytes
 standinDrvResult standinDrvMemSetAccess(standinDrvAddress address, std::size_t bytes, const standinDrvAccessDesc *,
                                         std::size_t)
 {
-    if (noted_fails(Call::vm_set_access, reinterpret_cast<void *>(uintptr_t(address)), bytes))
-        return standinErrorInvalidValue;
+    if (const standinError_t failed =
+            noted_fails(Call::vm_set_access, reinterpret_cast<void *>(uintptr_t(address)), bytes))
+        return failed;
     return standinSuccess;
 }
 standinDrvResult standinDrvMemExportToShareableHandle(void *shareable, standinDrvHandle handle, int, unsigned long long)
 {
-    if (noted_fails(Call::vm_export)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::vm_export)) return failed;
     const int fd = ::fcntl(int(handle), F_DUPFD_CLOEXEC, 0);
     if (fd < 0) return standinErrorInvalidValue;
     *static_cast<int *>(shareable) = fd;
@@ -565,7 +592,7 @@ standinDrvResult standinDrvMemExportToShareableHandle(void *shareable, standinDr
 }
 standinDrvResult standinDrvMemImportFromShareableHandle(standinDrvHandle *handle, void *os_handle, int)
 {
-    if (noted_fails(Call::vm_import)) return standinErrorInvalidValue;
+    if (const standinError_t failed = noted_fails(Call::vm_import)) return failed;
     const int fd = ::fcntl(int(reinterpret_cast<intptr_t>(os_handle)), F_DUPFD_CLOEXEC, 0);
     if (fd < 0) return standinErrorInvalidValue;
     *handle = standinDrvHandle(fd); // the caller's fd stays the caller's

@@ -19,14 +19,20 @@ Timing time_operation(Device &device, const vrb_operation &op, uint32_t warmups,
 
 // Fills in a bandwidth result from a timing: samples in GB/s from `bytes` per run,
 // statistics, the chosen estimator and efficiency against the device's peak. A figure
-// above the peak is "suspect" only past the last-level cache: `footprint` is the distinct
-// bytes one pass touches (0: unknown, taken as past every cache), and a footprint inside
-// the cache is a cache figure, which beats the memory's peak by nature.
+// above the peak is "suspect" only from twice the last-level cache: `footprint` is the
+// distinct bytes one pass touches (0: unknown, taken as past every cache); a footprint
+// inside the cache is a cache figure, and one up to twice it still hits the cache in
+// part, either of which can beat the memory's peak honestly.
 void set_bandwidth(ProbeResult &result, const Timing &timing, uint64_t bytes, const ProbeContext &ctx,
                    uint64_t footprint = 0);
 
-// Whether a figure is suspect: above the peak with a footprint past the last-level cache.
-// `last_level` 0 (unknown) counts every footprint as past it.
+// How many last-level caches a footprint must span before a figure above the peak is
+// suspect.
+inline constexpr uint64_t kSuspectCacheMultiple = 2;
+
+// Whether a figure is suspect: above the peak with a footprint of at least
+// kSuspectCacheMultiple last-level caches. `last_level` 0 (unknown) counts every
+// footprint as past it.
 bool is_suspect(double gb_per_s, std::optional<double> peak, uint64_t footprint, uint64_t last_level);
 
 // Refuses a run a backend answered with a duration that is zero, negative or not
