@@ -257,6 +257,7 @@ int cmd_run(const Options &o, int argc, char **argv)
     request.discovery = discovery_options(o);
     request.timeout_seconds = o.timeout;
     if (o.max_seconds > 0) request.max_seconds = o.max_seconds;
+    if (o.probe_max_seconds > 0) request.options.probe_budget_seconds = o.probe_max_seconds;
     request.fail_on_suspect = o.fail_on_suspect;
     if (o.plan) {
         if (o.format == "csv") throw UsageError("--plan prints a table or JSON (--format table or json), not CSV");
@@ -401,6 +402,9 @@ void add_commands(CLI::App &app, Options &o)
         ->check(CLI::PositiveNumber);
     run->add_option("--max-seconds", o.max_seconds,
                     "Bound the whole run: probes that would start past it are listed as skipped")
+        ->check(CLI::PositiveNumber);
+    run->add_option("--probe-max-seconds", o.probe_max_seconds,
+                    "Bound each probe: one whose plan estimates more (run --plan) is listed as skipped")
         ->check(CLI::PositiveNumber);
     for (auto *command : {list, info})
         command->add_option("--timeout", o.timeout, "Seconds a backend may take to describe itself")

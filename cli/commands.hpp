@@ -21,7 +21,8 @@ struct Options {
     int reps = 0;
     std::string output;
     double timeout = 600;
-    double max_seconds = 0; // 0: no bound
+    double max_seconds = 0;       // 0: no bound
+    double probe_max_seconds = 0; // 0: no bound
     std::string worker_mode;
     std::string format = "table";
     std::string estimator = "median";

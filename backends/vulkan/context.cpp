@@ -3,6 +3,7 @@
 #include "device.hpp"
 #include "device_info.hpp"
 #include "loader_libraries.hpp"
+#include "splitting.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -190,7 +191,16 @@ uint32_t Context::device_count()
 
 void Context::describe(uint32_t index, vrb_device_info &info)
 {
-    validation_.watch([&] { describe_device(query_physical_device(devices_[index], api_version_), info); });
+    validation_.watch([&] {
+        const PhysicalDevice physical = query_physical_device(devices_[index], api_version_);
+        describe_device(physical, info);
+        // What one exported or imported buffer may hold: one allocation bound as one
+        // segment (external_memory.cpp refuses more), so interop probes plan within it.
+        plugin::add_property(info, "external.max_bytes",
+                             std::to_string(choose_segment_bytes(physical.properties.limits.maxStorageBufferRange,
+                                                                 physical.maintenance3.maxMemoryAllocationSize,
+                                                                 options_.segment_bytes)));
+    });
 }
 
 std::unique_ptr<Device> Context::open(uint32_t index)

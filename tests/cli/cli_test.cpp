@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 namespace {
@@ -458,6 +459,43 @@ TEST(Cli, MaxSecondsListsTheProbesPastTheBudgetAsSkippedWithTheReason)
     }
     EXPECT_EQ(measured, std::set<std::string>{"bandwidth.stream"});
     EXPECT_EQ(skipped, (std::set<std::string>{"pattern.stride", "pattern.alignment"}));
+}
+
+TEST(Cli, ProbeMaxSecondsSkipsAProbeWhosePlanEstimatesMoreAndRunsTheOthers)
+{
+    const std::vector<std::string> common = {
+        "--backend", "host",    "--suite",          "quick",   "--size",
+        "4M",        "--probe", "bandwidth.stream", "--probe", "pattern.alignment"};
+    std::vector<std::string> plan_args = {"run"};
+    plan_args.insert(plan_args.end(), common.begin(), common.end());
+    plan_args.insert(plan_args.end(), {"--plan", "--format", "json"});
+    const auto plan = vrambench(plan_args);
+    ASSERT_EQ(plan.exit_code, 0) << plan.err;
+    std::map<std::string, double> estimate;
+    for (const auto &p : nlohmann::json::parse(plan.out)["devices"][0]["probes"])
+        estimate[p["probe"].get<std::string>()] = p["estimate_seconds"].get<double>();
+    ASSERT_EQ(estimate.size(), 2u) << plan.out;
+    const auto [slow, fast] = estimate["bandwidth.stream"] > estimate["pattern.alignment"]
+                                  ? std::pair{"bandwidth.stream", "pattern.alignment"}
+                                  : std::pair{"pattern.alignment", "bandwidth.stream"};
+    const double budget = (estimate[slow] + estimate[fast]) / 2;
+    ASSERT_LT(estimate[fast], budget);
+    std::vector<std::string> run_args = {"run"};
+    run_args.insert(run_args.end(), common.begin(), common.end());
+    run_args.insert(run_args.end(), {"--probe-max-seconds", fmt::format("{}", budget), "--format", "json"});
+    const auto r = vrambench(run_args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(vrb::validate_result_json(doc));
+    for (const auto &result : doc["results"]) {
+        if (result["probe"] == slow) {
+            EXPECT_EQ(result["status"], "skipped") << result;
+            EXPECT_NE(result["error"].get<std::string>().find("past the --probe-max-seconds budget"), std::string::npos)
+                << result;
+        } else {
+            EXPECT_NE(result["status"], "skipped") << result;
+        }
+    }
 }
 
 TEST(Cli, RefusesAMaxSecondsThatIsNotAPositiveNumber)

@@ -2,6 +2,7 @@
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/fit/card.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -19,27 +20,21 @@ using nlohmann::json;
 
 bool usable(const json &r)
 {
-    const std::string status = r.value("status", "");
+    const std::string status = text_or(r, "status", "");
     return (status == "ok" || status == "suspect") && r.contains("value") && r["value"].is_number() &&
            r["value"].get<double>() > 0;
 }
 
 std::string parameter(const json &r, const char *name)
 {
-    const json &p = r.value("parameters", json::object());
+    const json &p = object_or_empty(r, "parameters");
     return p.contains(name) && p[name].is_string() ? p[name].get<std::string>() : "";
 }
 
 double parameter_number(const json &r, const char *name)
 {
-    const json &p = r.value("parameters", json::object());
+    const json &p = object_or_empty(r, "parameters");
     return p.contains(name) && p[name].is_number() ? p[name].get<double>() : 0;
-}
-
-const json &extra(const json &r)
-{
-    static const json none = json::object();
-    return r.contains("extra") && r["extra"].is_object() ? r["extra"] : none;
 }
 
 struct Found {
@@ -53,7 +48,8 @@ Found find(const json &results, const std::string &device, const std::string &pr
 {
     for (std::size_t i = 0; i < results.size(); ++i) {
         const json &r = results[i];
-        if (r.value("device", "") == device && r.value("probe", "") == probe && usable(r) && accept(r)) return {&r, i};
+        if (text_or(r, "device", "") == device && text_or(r, "probe", "") == probe && usable(r) && accept(r))
+            return {&r, i};
     }
     return {};
 }
@@ -65,7 +61,7 @@ Found stream_read(const json &results, const std::string &device)
     double width = -1;
     for (std::size_t i = 0; i < results.size(); ++i) {
         const json &r = results[i];
-        if (r.value("device", "") != device || r.value("probe", "") != "bandwidth.stream" || !usable(r) ||
+        if (text_or(r, "device", "") != device || text_or(r, "probe", "") != "bandwidth.stream" || !usable(r) ||
             parameter(r, "operation") != "read")
             continue;
         if (const double w = parameter_number(r, "element_bytes"); w > width) {
@@ -136,13 +132,13 @@ double parse_bandwidth(std::string_view text)
 
 Card card_from_result_set(const json &set, const std::string &set_name, const std::string &asked)
 {
-    const json &devices = set.value("devices", json::array());
-    const json &results = set.value("results", json::array());
-    const std::string run_id = set.value("run", json::object()).value("id", "");
+    const json &devices = array_or_empty(set, "devices");
+    const json &results = array_or_empty(set, "results");
+    const std::string run_id = text_or(object_or_empty(set, "run"), "id", "");
     std::vector<std::string> ids, cards;
     for (const json &d : devices) {
-        ids.push_back(d.value("id", ""));
-        if (d.value("backend", "") != "host") cards.push_back(ids.back());
+        ids.push_back(text_or(d, "id", ""));
+        if (text_or(d, "backend", "") != "host") cards.push_back(ids.back());
     }
     std::string device = asked;
     if (device.empty()) {
@@ -157,7 +153,7 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
                                          cards.size(), fmt::join(cards, ", ")));
     }
     const auto described =
-        std::find_if(devices.begin(), devices.end(), [&](const json &d) { return d.value("id", "") == device; });
+        std::find_if(devices.begin(), devices.end(), [&](const json &d) { return text_or(d, "id", "") == device; });
     if (described == devices.end())
         throw UsageError(fmt::format("{}: no device {} in the result set (it has {})", set_name, device,
                                      ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", "))));
@@ -194,7 +190,7 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
     // A plain double beside the flag: GCC 12 takes an optional's value read here for uninitialized.
     const bool free = reported_free.result != nullptr;
     const double free_bytes = free ? figure(reported_free, "capacity.report free", "bytes") : 0;
-    const bool total_cut = total.result && extra(*total.result).value("ended_by", "") == "budget";
+    const bool total_cut = total.result && text_or(object_or_empty(*total.result, "extra"), "ended_by", "") == "budget";
     if (total.result && !total_cut) {
         c.available_bytes = figure(total, "capacity.total", "bytes");
         c.available_rule = "capacity.total: what one process held at once";
@@ -220,7 +216,7 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
 
     if (max_alloc.result) {
         const double bytes = figure(max_alloc, "capacity.max-alloc", "bytes");
-        if (extra(*max_alloc.result).value("limited_by", "") == "budget")
+        if (text_or(object_or_empty(*max_alloc.result, "extra"), "limited_by", "") == "budget")
             c.notes.push_back("capacity.max-alloc stopped at the run's budget, so the largest tensor is not judged "
                               "against it");
         else
@@ -229,7 +225,7 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
         c.notes.push_back("no capacity.max-alloc in the set: the largest single tensor is not judged");
     if (fragmentation.result) {
         const double block = figure(fragmentation, "capacity.fragmentation", "bytes");
-        const json &e = extra(*fragmentation.result);
+        const json &e = object_or_empty(*fragmentation.result, "extra");
         double share = 1;
         if (e.contains("largest_share_of_freed") && e["largest_share_of_freed"].is_number())
             share = e["largest_share_of_freed"].get<double>();

@@ -2,6 +2,7 @@
 // with a probe list of its own.
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/fit/measure.hpp>
+#include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/run/runner.hpp>
 
 #include <fmt/format.h>
@@ -24,19 +25,19 @@ json described_device(const std::string &device, const DiscoveryOptions &discove
     const std::string backend = device.substr(0, colon);
     const json backends = describe_backends_in_workers(discovery, timeout_seconds);
     for (const json &b : backends) {
-        if (b.value("name", "") != backend) continue;
-        if (b.value("state", "") != "available")
+        if (text_or(b, "name", "") != backend) continue;
+        if (text_or(b, "state", "") != "available")
             throw UsageError(fmt::format(
-                "--device {}: backend '{}' is {}: {}", device, backend, b.value("state", ""),
+                "--device {}: backend '{}' is {}: {}", device, backend, text_or(b, "state", ""),
                 b.contains("reason") && b["reason"].is_string() ? b["reason"].get<std::string>() : "no reason given"));
-        for (const json &d : b.value("devices", json::array())) {
-            if (d.value("id", "") != device) continue;
+        for (const json &d : array_or_empty(b, "devices")) {
+            if (text_or(d, "id", "") != device) continue;
             if (d.contains("error"))
                 throw UsageError(fmt::format("--device {} failed: {}", device, d["error"].get<std::string>()));
             return d;
         }
         throw UsageError(fmt::format("--device {}: backend '{}' has {} device(s)", device, backend,
-                                     b.value("devices", json::array()).size()));
+                                     array_or_empty(b, "devices").size()));
     }
     throw UsageError(fmt::format("--device {}: no backend '{}' was found (see vrambench list)", device, backend));
 }
@@ -45,8 +46,8 @@ json described_device(const std::string &device, const DiscoveryOptions &discove
 // default budget, so fit never pushes the machine into swap.
 bool memory_is_system_ram(const json &device)
 {
-    for (const json &kind : device.value("memory_kinds", json::array())) {
-        const json &flags = kind.value("flags", json::array());
+    for (const json &kind : array_or_empty(device, "memory_kinds")) {
+        const json &flags = array_or_empty(kind, "flags");
         const auto has = [&](const char *f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
         if (has("device-local") && !has("host-memory")) return false;
     }
@@ -70,13 +71,14 @@ json run_probes(const std::vector<std::string> &devices, const std::vector<std::
 // The first failure the run recorded on `device`, for the message.
 std::string failure_of(const json &set, const std::string &device)
 {
-    for (const json &r : set.value("results", json::array()))
-        if (r.value("device", "") == device && r.contains("error") && r["error"].is_string() &&
-            r.value("status", "") != "ok" && r.value("status", "") != "waived")
-            return fmt::format("{} {}: {}", r.value("probe", ""), r.value("status", ""), r["error"].get<std::string>());
-    for (const json &b : set.value("backends", json::array()))
-        if (b.value("state", "") != "available" && b.contains("reason") && b["reason"].is_string())
-            return fmt::format("backend {} {}: {}", b.value("name", ""), b.value("state", ""),
+    for (const json &r : array_or_empty(set, "results"))
+        if (text_or(r, "device", "") == device && r.contains("error") && r["error"].is_string() &&
+            text_or(r, "status", "") != "ok" && text_or(r, "status", "") != "waived")
+            return fmt::format("{} {}: {}", text_or(r, "probe", ""), text_or(r, "status", ""),
+                               r["error"].get<std::string>());
+    for (const json &b : array_or_empty(set, "backends"))
+        if (text_or(b, "state", "") != "available" && b.contains("reason") && b["reason"].is_string())
+            return fmt::format("backend {} {}: {}", text_or(b, "name", ""), text_or(b, "state", ""),
                                b["reason"].get<std::string>());
     return "no figure came back";
 }

@@ -84,8 +84,12 @@ class InteropBandwidthProbe final : public Probe {
         std::vector<std::string> skipped;
         std::vector<interop::Pair> pairs = interop::find_pairs(ctx, skipped);
         if (pairs.empty()) return ctx.emit(interop::make_no_pair_result(ctx, id(), skipped));
-        const StreamPlan plan = plan_stream(ctx.record, ctx.options);
-        const uint64_t bytes = interop::shareable_bytes(plan.bytes / interop_bandwidth_width * interop_bandwidth_width);
+        StreamPlan plan = plan_stream(ctx.record, ctx.options);
+        // The stream size where the pairs share that much in one allocation, else the most
+        // they share: a software driver binds 128 MiB at once, the stream size is past it.
+        const uint64_t bytes = interop::cap_to_shareable(
+            interop::shareable_bytes(plan.bytes / interop_bandwidth_width * interop_bandwidth_width),
+            interop_bandwidth_width, ctx.record, pairs, plan.size_rule);
         const uint32_t own_kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | plan.preferred_flags);
         ctx.progress("allocating " + format_size(bytes) + " x 3 of the device's own memory", 0);
         auto own_a = ctx.device.acquire(own_kind, bytes);

@@ -3,11 +3,15 @@
 #include "curve.hpp"
 
 #include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 #include <unistd.h>
 
 namespace vrb::interop {
@@ -132,6 +136,36 @@ uint64_t shareable_bytes(uint64_t bytes)
 {
     const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
     return std::max<uint64_t>(page, (bytes + page - 1) / page * page);
+}
+
+uint64_t max_shared_bytes(const vrb_device_info &info)
+{
+    for (uint32_t i = 0; i < std::min<uint32_t>(info.property_count, VRB_MAX_PROPERTIES); ++i)
+        if (module_text(info.properties[i].key) == max_shared_bytes_property) {
+            const std::string_view value = module_text(info.properties[i].value);
+            uint64_t bytes = 0;
+            const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), bytes);
+            return error == std::errc() && end == value.data() + value.size() ? bytes : 0;
+        }
+    return 0;
+}
+
+uint64_t cap_to_shareable(uint64_t bytes, uint64_t granule, const DeviceRecord &importer,
+                          const std::vector<Pair> &pairs, std::string &rule)
+{
+    uint64_t cap = max_shared_bytes(importer.info);
+    std::string whose = importer.id;
+    for (const Pair &pair : pairs)
+        if (const uint64_t theirs = max_shared_bytes(pair.exporter->describe()); theirs && (!cap || theirs < cap)) {
+            cap = theirs;
+            whose = pair.exporter_id;
+        }
+    const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    const uint64_t step = std::lcm(page, std::max<uint64_t>(granule, 1));
+    if (!cap || bytes <= cap || cap < step) return bytes;
+    rule +=
+        fmt::format("; capped to {}, the largest {} shares in one allocation", format_size(cap / step * step), whose);
+    return cap / step * step;
 }
 
 Shared share(Pair &pair, Device &importer, uint64_t bytes)

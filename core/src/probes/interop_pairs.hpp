@@ -58,6 +58,17 @@ Shared share(Pair &pair, Device &importer, uint64_t bytes);
 // The page-rounded size every pair can share (host pointers need whole pages).
 uint64_t shareable_bytes(uint64_t bytes);
 
+// The property a module reports for the largest buffer it exports or imports as one
+// allocation (Vulkan: what one descriptor binds, maxStorageBufferRange), and its value
+// on a device: 0 where the device sets no bound.
+inline constexpr const char *max_shared_bytes_property = "external.max_bytes";
+uint64_t max_shared_bytes(const vrb_device_info &info);
+
+// `bytes` capped to what the importer and every pair's exporter share in one allocation,
+// page-rounded and a multiple of `granule`; `rule` gains the cap and whose it is.
+uint64_t cap_to_shareable(uint64_t bytes, uint64_t granule, const DeviceRecord &importer,
+                          const std::vector<Pair> &pairs, std::string &rule);
+
 // A result skeleton naming the pair.
 ProbeResult make_pair_result(const ProbeContext &ctx, std::string_view probe, const Pair &pair);
 

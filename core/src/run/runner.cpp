@@ -58,15 +58,14 @@ nlohmann::json backends_json(const std::vector<BackendEntry> &entries)
 
 namespace {
 
-ProbeResult skipped_for_time(const ProbeContext &ctx, std::string_view probe, double budget, double used)
+// A probe the run's time left no room for, with the reason.
+ProbeResult skipped(const ProbeContext &ctx, std::string_view probe, std::string reason)
 {
     ProbeResult r = make_result(ctx, probe);
     r.metric = "count"; // what the probe would have measured is not known before it runs
     r.unit = "1";
     r.status = ProbeResult::Status::skipped;
-    r.error = fmt::format("skipped: the run's --max-seconds budget left {:.1f} s for this device and {:.1f} s of it "
-                          "were spent before this probe",
-                          budget, used);
+    r.error = "skipped: " + std::move(reason);
     r.verification = {Verification::Status::unverified, "not run"};
     return r;
 }
@@ -136,9 +135,19 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
         if (options.time_budget_seconds) {
             const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             if (used >= *options.time_budget_seconds) {
-                report(skipped_for_time(ctx, probe->id(), *options.time_budget_seconds, used));
+                report(skipped(ctx, probe->id(),
+                               fmt::format("the run's --max-seconds budget left {:.1f} s for this device and {:.1f} s "
+                                           "of it were spent before this probe",
+                                           *options.time_budget_seconds, used)));
                 continue;
             }
+        }
+        if (options.probe_budget_seconds && estimate.is_number() &&
+            estimate.get<double>() > *options.probe_budget_seconds) {
+            report(skipped(ctx, probe->id(),
+                           fmt::format("its plan estimates {:.1f} s, past the --probe-max-seconds budget of {:.1f} s",
+                                       estimate.get<double>(), *options.probe_budget_seconds)));
+            continue;
         }
         ctx.progress.update = [&](std::string_view step, double fraction) {
             if (observer.progress) observer.progress(fmt::format("{} {} {}", record.id, probe->id(), step), fraction);
@@ -164,6 +173,7 @@ nlohmann::json to_json(const ProbeOptions &o)
     if (o.llc) j["llc"] = *o.llc;
     if (o.memory_limit) j["memory_limit"] = {{"bytes", o.memory_limit->bytes}, {"fraction", o.memory_limit->fraction}};
     if (o.time_budget_seconds) j["time_budget_seconds"] = *o.time_budget_seconds;
+    if (o.probe_budget_seconds) j["probe_budget_seconds"] = *o.probe_budget_seconds;
     if (!o.partner_modules.empty()) j["partner_modules"] = o.partner_modules;
     return j;
 }
@@ -188,6 +198,7 @@ ProbeOptions probe_options_from_json(const nlohmann::json &j)
         o.memory_limit = limit;
     }
     if (j.contains("time_budget_seconds")) o.time_budget_seconds = j["time_budget_seconds"].get<double>();
+    if (j.contains("probe_budget_seconds")) o.probe_budget_seconds = j["probe_budget_seconds"].get<double>();
     if (j.contains("partner_modules")) o.partner_modules = j["partner_modules"].get<std::vector<std::string>>();
     return o;
 }

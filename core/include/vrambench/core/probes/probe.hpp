@@ -31,6 +31,9 @@ struct ProbeOptions {
     // What is left of the run's --max-seconds when this device starts: a probe that
     // would start past it is reported as skipped; one that started finishes.
     std::optional<double> time_budget_seconds;
+    // --probe-max-seconds: a probe whose plan estimates more is reported as skipped
+    // before it starts, so one slow probe cannot take the time of those after it.
+    std::optional<double> probe_budget_seconds;
     // Module files of the run's other available backends: the interop probes load them
     // beside the device's own module, so both sides of a pair share one process.
     std::vector<std::string> partner_modules;
