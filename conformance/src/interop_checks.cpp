@@ -66,6 +66,7 @@ void round_trip(const Target &target, Device &device, const Kind &kind, uint32_t
         fmt::format("{} memory kind \"{}\" ({}), {}", target.id, kind.name, kind.index, handle_type_name(type));
     constexpr uint64_t bytes = (1u << 20) + 4096;
     const auto fds_before = open_fds();
+    bool exported_fd = false;
     {
         std::unique_ptr<Buffer> source;
         try {
@@ -87,7 +88,8 @@ void round_trip(const Target &target, Device &device, const Kind &kind, uint32_t
             findings.decline(fmt::format("export of memory kind \"{}\" ({}): {}", kind.name, kind.index, e.what()));
             return;
         }
-        if (handle.is_fd()) {
+        exported_fd = handle.is_fd();
+        if (exported_fd) {
             const vrb_external_handle &h = handle.get();
             if (h.handle < 0 || ::fcntl(static_cast<int>(h.handle), F_GETFD) < 0) {
                 findings.fail(fmt::format("{}: the exported fd {} is not open", at, h.handle));
@@ -115,8 +117,8 @@ void round_trip(const Target &target, Device &device, const Kind &kind, uint32_t
         if (const auto d = lane_difference(download(*source, bytes / 4), back); !d.empty())
             findings.fail(at + ": bytes written through the imported buffer do not reach the exporter's: " + d);
     }
-    // Every buffer is freed and the importer closed: whatever fd the export made is gone.
-    if (type != VRB_EXTERNAL_HOST_POINTER) {
+    // Every buffer is freed and the importer closed: the fd the export made is gone.
+    if (exported_fd) {
         std::vector<std::string> left;
         for (const auto &[fd, file] : open_fds())
             if (!fds_before.contains(fd)) left.push_back(fmt::format("{} -> {}", fd, file));

@@ -62,6 +62,30 @@ grep -q "without optimisation" "$work/check.log" && { cat "$work/check.log"; fai
 [ -f "$prefix/lib/vrambench/vrambench-template.so" ] || fail "the template did not install into lib/vrambench"
 "$prefix/bin/vrambench" list | grep -q "template:0" || fail "the installed template is not listed"
 
+# vrambench_add_backend alone, in a project that names no build type, builds optimised;
+# a Debug build of the same is named as built without optimisation.
+mkdir "$work/bare"
+cp "$work/template"/template_* "$work/bare/"
+cat >"$work/bare/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(bare LANGUAGES CXX)
+find_package(vrambench REQUIRED)
+vrambench_add_backend(bare SOURCES template_backend.cpp template_kernels.cpp)
+CMAKE
+for type in "" Debug; do
+  "$cmake" -S "$work/bare" -B "$work/bare/build$type" -G Ninja -DCMAKE_BUILD_TYPE="$type" -DCMAKE_PREFIX_PATH="$prefix" \
+    "${launcher[@]}" >"$work/bare.log" 2>&1 && "$cmake" --build "$work/bare/build$type" >>"$work/bare.log" 2>&1 \
+    || { cat "$work/bare.log"; fail "a project of vrambench_add_backend alone (build type '$type') does not build"; }
+  listed=$("$prefix/bin/vrambench" list --plugin "$work/bare/build$type/vrambench-bare.so")
+  grep -q "template:0" <<<"$listed" || { echo "$listed"; fail "list --plugin does not show the bare module's device"; }
+  if [ -z "$type" ] && grep -q "without optimisation" <<<"$listed"; then
+    echo "$listed"; fail "vrambench_add_backend with no build type built an unoptimised module"
+  fi
+  if [ "$type" = Debug ] && ! grep -q "built without optimisation (-O0)" <<<"$listed"; then
+    echo "$listed"; fail "list does not name a Debug module as built without optimisation"
+  fi
+done
+
 # A project asking for an SDK this is not is refused at configure time.
 mkdir "$work/too-new"
 cat >"$work/too-new/CMakeLists.txt" <<'CMAKE'
