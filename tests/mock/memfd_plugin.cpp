@@ -9,6 +9,8 @@
 //                                so the fd it was given stays open for ever (a leak)
 //   MEMFD_FAILED_IMPORT_CLOSES   an import that fails closes the caller's fd, which
 //                                the caller still owns and closes again
+//   MEMFD_PEER_READ_HALF         a READ of the other device's memory in place sums only
+//                                the first half of it (a peer path that stops short)
 #include "../../plugins/template/template_kernels.hpp"
 
 #include <vrambench/external_handle.hpp>
@@ -134,6 +136,16 @@ class MemfdDevice {
         return VRB_PEER_COPY | VRB_PEER_ACCESS;
     }
 
+    // The operation as this module runs it: unchanged, but for the planted fault.
+    vrb_operation as_run(const vrb_operation &op) const
+    {
+        vrb_operation ran = op;
+#if defined(MEMFD_PEER_READ_HALF)
+        if (op.kind == VRB_OP_READ && buffer_of(op.src1)->device() != this) ran.count = op.count / 2;
+#endif
+        return ran;
+    }
+
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
     {
         const uint32_t passes = vrb::plugin::operation_passes(op);
@@ -150,7 +162,7 @@ class MemfdDevice {
             const auto begun = std::chrono::steady_clock::now();
             for (uint32_t p = 0; p < passes; ++p) {
                 if (op.kind != VRB_OP_TRANSFER) {
-                    answer = vrb::tpl::launch_kernel(op, args);
+                    answer = vrb::tpl::launch_kernel(as_run(op), args);
                     continue;
                 }
                 std::memcpy(args.dst, args.src1, op.count);

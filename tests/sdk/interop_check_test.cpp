@@ -89,6 +89,17 @@ TEST(PluginCheckInterop, AFailedImportThatClosesTheCallersFdFails)
     EXPECT_TRUE(contains(r.out, "a failed import closed the caller's fd")) << r.out;
 }
 
+TEST(PluginCheckInterop, AnInPlaceReadOfAPeersMemoryThatStopsShortFails)
+{
+    const auto r = plugin_check(MEMFD_PEER_READ_HALF_MODULE);
+    EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "FAIL  interop.peers              memfd:0")) << r.out;
+    EXPECT_TRUE(
+        contains(r.out, "memfd:0 with the memory of memfd:1, read in place of 262147 lanes: checksum expected "))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "PASS  interop.export-import      memfd:0")) << r.out;
+}
+
 #if defined(MULTI_MODULE)
 TEST(PluginCheckInterop, APeerCopyThatLeavesBytesUnwrittenFails)
 {
