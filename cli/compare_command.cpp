@@ -23,6 +23,7 @@ struct CompareOptions {
     double fail_below = 0; // 0: no gate
     std::string fleet;     // --fleet DIR: the cards of a folder lined up by model
     double mad_factor = 3, min_deviation = 0.05;
+    std::vector<std::string> pairs; // --pair BASE=OTHER
 };
 
 nlohmann::json read_valid_result_set(const std::string &file)
@@ -42,9 +43,15 @@ int run_compare(const CompareOptions &o)
             throw UsageError("compare --fleet prints text or json (--format text or json)");
         if (o.fail_below > 0)
             throw UsageError("compare --fleet names outliers by their peers; --fail-below does not apply");
+        if (!o.pairs.empty()) throw UsageError("compare --fleet lines cards up by model; --pair does not apply");
         return run_fleet_comparison(o.fleet, OutlierRule{o.mad_factor, o.min_deviation}, o.format);
     }
     if (o.files.size() < 2) throw UsageError("compare needs a base result file and at least one other");
+    std::vector<ChosenPair> chosen;
+    for (const auto &text : o.pairs)
+        chosen.push_back(parse_chosen_pair(text, "--pair"));
+    if (!chosen.empty() && o.files.size() != 2)
+        throw UsageError("compare --pair names devices of two files (BASE OTHER); give exactly two");
     // Every file is read and checked before anything is printed, so a bad one costs no partial output.
     std::vector<nlohmann::json> documents;
     for (const auto &file : o.files)
@@ -52,7 +59,9 @@ int run_compare(const CompareOptions &o)
     const DeviceMatch match = o.match == "card" ? DeviceMatch::card : DeviceMatch::model;
     std::vector<Comparison> comparisons;
     for (std::size_t i = 1; i < documents.size(); ++i)
-        comparisons.push_back(compare_result_sets(documents[0], o.files[0], documents[i], o.files[i], match));
+        comparisons.push_back(chosen.empty()
+                                  ? compare_result_sets(documents[0], o.files[0], documents[i], o.files[i], match)
+                                  : compare_chosen_devices(documents[0], o.files[0], documents[i], o.files[i], chosen));
 
     std::string out;
     if (o.format == "json")
@@ -66,6 +75,15 @@ int run_compare(const CompareOptions &o)
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
 
+    // Nothing lined up is no comparison: a pipeline must not read it as a pass.
+    if (nothing_compared(comparisons)) {
+        for (const Comparison &c : comparisons)
+            std::fprintf(stderr, "vrambench: compare %s %s: nothing was compared: %s\n", c.base_file.c_str(),
+                         c.other_file.c_str(),
+                         c.devices.empty() ? no_match_hint(c).c_str()
+                                           : "the paired devices share no probe with the same parameters");
+        return static_cast<int>(ExitCode::usage);
+    }
     if (o.fail_below <= 0) return 0;
     const auto below = figures_below(comparisons, o.fail_below);
     for (const ComparedFigure *f : below)
@@ -88,6 +106,11 @@ void add_compare_command(CLI::App &app)
                      "Pair devices by card (the same physical card: PCI address or UUID) or model (PCI ids "
                      "and memory size)")
         ->check(CLI::IsMember({"card", "model"}));
+    compare
+        ->add_option("--pair", options->pairs,
+                     "Line up these devices only, whatever their cards: BASE_DEVICE=OTHER_DEVICE, each a device's id "
+                     "(backend:index) or key as its result set names it, e.g. --pair host:0=acme:0; repeatable")
+        ->excludes("--match");
     compare->add_option("--format", options->format, "text, json, csv or markdown")
         ->check(CLI::IsMember({"text", "json", "csv", "markdown"}));
     compare

@@ -27,6 +27,7 @@ namespace {
 struct PluginCheckOptions {
     std::string module;
     bool allow_unavailable = false;
+    bool large = false;
     double timeout = 600;
 };
 
@@ -53,10 +54,12 @@ void write_all(int fd, std::string_view text)
     std::string message;
     try {
         const std::filesystem::path module(o.module);
-        const conformance::Report report =
-            conformance::check_module(module, [&](std::string_view check, std::string_view scope) {
+        const conformance::Report report = conformance::check_module(
+            module,
+            [&](std::string_view check, std::string_view scope) {
                 write_all(channel, fmt::format("start {} {}\n", check, scope));
-            });
+            },
+            conformance::KitOptions{o.large});
         const std::string text = conformance::report_text(report);
         std::fwrite(text.data(), 1, text.size(), stdout);
         const std::string name = module.filename().string();
@@ -64,6 +67,8 @@ void write_all(int fd, std::string_view text)
         case conformance::Report::Outcome::passed:
             code = static_cast<int>(ExitCode::ok);
             message = fmt::format("plugin-check: {} passed every check", name);
+            if (report.build == ModuleBuild::unoptimized)
+                message += fmt::format("; but it was {}", unoptimized_warning());
             break;
         case conformance::Report::Outcome::unavailable:
             code = static_cast<int>(o.allow_unavailable ? ExitCode::ok : ExitCode::run_failed);
@@ -179,6 +184,9 @@ void add_plugin_check_command(CLI::App &app)
     command->add_flag("--allow-unavailable", options->allow_unavailable,
                       "Exit 0 when the module says it is unavailable here (no driver or device) but passes the "
                       "module checks");
+    command->add_flag("--large", options->large,
+                      "Also check counts past 2^22 lanes (ops.large-counts: about 50 MiB per buffer set, each "
+                      "operation and width)");
     command->add_option("--timeout", options->timeout, "Seconds the whole check may take before it is stopped")
         ->check(CLI::PositiveNumber);
     command->footer(

@@ -7,7 +7,8 @@
 #   The module lands in OUTPUT_DIRECTORY, else VRAMBENCH_OUTPUT_DIR (inside this
 #   repository: beside the executable), else CMAKE_LIBRARY_OUTPUT_DIRECTORY, else the
 #   current binary folder. NO_INSTALL builds a module only for tests: not installed,
-#   not in configure's summary of backends. The same file is installed with the SDK, so a module built
+#   not in configure's summary of backends. Without a CMAKE_BUILD_TYPE the module is
+#   compiled with -O2, never at the compiler's default -O0. The same file is installed with the SDK, so a module built
 #   out of the tree after find_package(vrambench) gets the same properties.
 # vrambench_skip_backend(NAME REASON)
 #   Records that a backend is not built and why; configure prints the summary.
@@ -47,6 +48,14 @@ function(vrambench_add_backend name)
     CXX_VISIBILITY_PRESET hidden
     C_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
+  # A module built without optimisation times its own loops, not the memory (a tenth of
+  # the figure is usual). A project that chose no build type gets an optimised module;
+  # one that chose Debug gets what it asked for, and the module's build note says so.
+  if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+    target_compile_options(${target} PRIVATE -O2)
+    message(STATUS "vrambench_add_backend(${name}): no CMAKE_BUILD_TYPE; the module is built with -O2 "
+                   "(set -DCMAKE_BUILD_TYPE=Release to choose it)")
+  endif()
   # plugin_support.hpp is C++20; a project that chose its own standard keeps it.
   if(NOT CMAKE_CXX_STANDARD)
     set_target_properties(${target} PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON)

@@ -5,6 +5,8 @@
 #   lib/cmake/vrambench/               the CMake package: find_package(vrambench) gives
 #                                      vrambench::plugin_sdk, vrambench_add_backend(),
 #                                      vrambench_VERSION and vrambench_ABI_VERSION (dev)
+#   share/vrambench/template/          the backend template to copy, a project of its own
+#                                      that builds against this SDK (dev)
 # The executable finds the modules at ../lib/vrambench beside it (core/src/modules/registry.cpp).
 include(CMakePackageConfigHelpers)
 
@@ -19,6 +21,9 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/external_handle.hpp
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/operation.hpp
   DESTINATION include/vrambench COMPONENT dev)
+
+# The template the plugin guide tells a vendor to copy, as plugins/template holds it.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugins/template/ DESTINATION share/vrambench/template COMPONENT dev)
 
 install(TARGETS vrambench_plugin_sdk EXPORT vrambenchTargets COMPONENT dev)
 set(config_dir lib/cmake/vrambench)

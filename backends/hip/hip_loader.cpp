@@ -98,6 +98,9 @@ const vrb_plugin_table unavailable_table = {
 
 } // namespace
 
+// The loader is the file vrambench reads: it carries the build note (plugin.h).
+VRB_DEFINE_BUILD_NOTE();
+
 extern "C" VRB_EXPORT vrb_status vrb_plugin_entry(vrb_negotiation *negotiation)
 {
     if (const vrb_plugin_entry_fn entry = runtime().entry) return entry(negotiation);

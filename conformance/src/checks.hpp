@@ -16,6 +16,7 @@ void check_description(const Target &target, Findings &findings);  // device_che
 void check_struct_sizes(const Target &target, Findings &findings); // struct_checks.cpp
 void check_elementwise(const Target &target, Findings &findings);  // stream_checks.cpp
 void check_reductions(const Target &target, Findings &findings);
+void check_large_counts(const Target &target, Findings &findings);
 void check_strided(const Target &target, Findings &findings);
 void check_gather(const Target &target, Findings &findings);
 void check_chase(const Target &target, Findings &findings);
@@ -27,5 +28,7 @@ void check_transfers(const Target &target, Findings &findings);     // device_ch
 void check_bad_arguments(const Target &target, Findings &findings); // device_checks.cpp
 void check_capabilities(const Target &target, Findings &findings);  // capability_checks.cpp
 void check_semaphores(const Target &target, Findings &findings);    // semaphore_checks.cpp
+void check_export_import(const Target &target, Findings &findings); // interop_checks.cpp
+void check_peers(const Target &target, Findings &findings);         // interop_checks.cpp
 
 } // namespace vrb::conformance

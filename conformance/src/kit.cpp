@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace vrb::conformance {
 
@@ -51,6 +52,17 @@ const std::vector<DeviceCheck> &device_checks()
          "an exportable timeline semaphore signals, waits and times out; imported on a second device, signals cross "
          "both ways and a device-side wait holds back what follows it",
          check_semaphores},
+        {"interop.export-import",
+         "memory exported and imported back reads and writes the same bytes; an export makes a new fd, an import "
+         "takes it (no fd more once all is freed), a failed import leaves it the caller's",
+         check_export_import},
+        {"interop.peers",
+         "with two or more devices: the peer copies and in-place reads (read, chase) peer_query offers give the host's "
+         "answers",
+         check_peers},
+        {"ops.large-counts",
+         "(--large) the element-wise operations, read and dot past 2^22 lanes, at every width: every lane and sum",
+         check_large_counts, true},
     };
     return checks;
 }
@@ -68,13 +80,14 @@ uint64_t Report::failed_checks() const
         std::count_if(checks.begin(), checks.end(), [](const CheckOutcome &c) { return !c.findings.passed(); }));
 }
 
-Report check_module(const std::filesystem::path &module, const CheckStarting &starting)
+Report check_module(const std::filesystem::path &module, const CheckStarting &starting, const KitOptions &options)
 {
     auto announce = [&](std::string_view check, std::string_view scope) {
         if (starting) starting(check, scope);
     };
     Report report;
     report.module = module;
+    report.build = module_build(module);
     const std::string file = module.filename().string();
     auto run_module_check = [&](const ModuleCheck &check) {
         CheckOutcome outcome{std::string(check.name), file, {}};
@@ -140,6 +153,7 @@ Report check_module(const std::filesystem::path &module, const CheckStarting &st
             }
             report.devices.push_back(std::move(summary));
             for (const DeviceCheck &check : device_checks()) {
+                if (check.large && !options.large) continue;
                 CheckOutcome outcome{std::string(check.name), target.id, {}};
                 announce(check.name, target.id);
                 try {
@@ -172,6 +186,7 @@ std::string report_text(const Report &report)
         text += fmt::format("backend {} {} (ABI {}.{}): {}\n", report.backend, report.module_version,
                             VRB_VERSION_MAJOR(report.abi_version), VRB_VERSION_MINOR(report.abi_version),
                             report.description);
+    if (report.build == ModuleBuild::unoptimized) text += fmt::format("build   {}\n", unoptimized_warning());
     for (const DeviceSummary &d : report.devices)
         text += fmt::format("device  {}: {} ({}), memory kinds: {}\n", d.id, d.name, d.api,
                             d.memory_kinds.empty() ? "none" : fmt::format("{}", fmt::join(d.memory_kinds, ", ")));
@@ -180,6 +195,8 @@ std::string report_text(const Report &report)
         text += fmt::format("{}  {:<26} {}\n", c.findings.passed() ? "PASS" : "FAIL", c.name, c.scope);
         for (const std::string &f : c.findings.kept())
             text += fmt::format("      {}\n", f);
+        for (const std::string &d : c.findings.declined())
+            text += fmt::format("      declined by the module, not run: {}\n", d);
         if (c.findings.count() > c.findings.kept().size())
             text += fmt::format("      ... and {} more\n", c.findings.count() - c.findings.kept().size());
     }
@@ -193,10 +210,18 @@ std::string report_text(const Report &report)
     if (!report.backend.empty()) checked += " (backend " + report.backend + ")";
     if (!ids.empty())
         checked += fmt::format(" on {} device{}: {}", ids.size(), ids.size() == 1 ? "" : "s", fmt::join(ids, ", "));
+    if (report.build == ModuleBuild::unoptimized) checked += ", built without optimisation (-O0)";
     switch (report.outcome) {
-    case Report::Outcome::passed:
-        text += fmt::format("PASSED: {} checks of {}\n", report.checks.size(), checked);
+    case Report::Outcome::passed: {
+        // A pass says how much of the vocabulary it did not see run.
+        std::set<std::string> declined;
+        for (const CheckOutcome &c : report.checks)
+            declined.insert(c.findings.declined().begin(), c.findings.declined().end());
+        text +=
+            fmt::format("PASSED: {} checks of {}{}\n", report.checks.size(), checked,
+                        declined.empty() ? "" : fmt::format("; {} declined by the module, not run", declined.size()));
         break;
+    }
     case Report::Outcome::unavailable:
         text += fmt::format("UNAVAILABLE: {}; the {} module checks passed, no device was checked\n", report.reason,
                             report.checks.size());

@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+
 namespace vrb::conformance {
 
 void Findings::fail(std::string what)
@@ -12,6 +15,32 @@ void Findings::fail(std::string what)
     constexpr std::size_t kept_at_most = 12;
     if (kept_.size() < kept_at_most) kept_.push_back(std::move(what));
     ++count_;
+}
+
+void Findings::decline(std::string what)
+{
+    if (std::find(declined_.begin(), declined_.end(), what) == declined_.end()) declined_.push_back(std::move(what));
+}
+
+bool mandatory(uint32_t op_kind)
+{
+    return op_kind == VRB_OP_FILL || op_kind == VRB_OP_CHECK;
+}
+
+bool declined(Device &device, uint32_t op_kind, uint32_t width, const Kind &kind, Findings &findings)
+{
+    const std::optional<bool> offered = device.supports(op_kind, width, kind.index);
+    if (!offered || *offered) return false;
+    const std::string what =
+        fmt::format("{} at {} bytes on memory kind \"{}\" ({})", op_name(op_kind), width, kind.name, kind.index);
+    if (mandatory(op_kind))
+        findings.fail(fmt::format("{}: op_supported declines it, but fill and check are mandatory on every memory kind "
+                                  "kernels use, at 4, 8 and 16 bytes: the core fills and verifies every buffer with "
+                                  "them",
+                                  what));
+    else
+        findings.decline(what + " (op_supported)");
+    return true;
 }
 
 std::vector<uint32_t> random_lanes(uint64_t n, uint32_t seed)
@@ -82,6 +111,22 @@ std::string lane_difference(std::span<const uint32_t> got, std::span<const uint3
 std::string value_difference(uint64_t want, uint64_t got)
 {
     return fmt::format("expected {}, actual {}", want, got);
+}
+
+std::map<int, std::string> open_fds()
+{
+    std::map<int, std::string> fds;
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc/self/fd", error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::error_code link_error;
+        const auto target = std::filesystem::read_symlink(entry.path(), link_error);
+        fds[std::stoi(name)] = link_error ? std::string("?") : target.string();
+    }
+    // The directory listing's own descriptor is gone by now; its target no longer resolves.
+    std::erase_if(fds, [](const auto &fd) { return fd.second.find("/proc/") == 0 && fd.second.ends_with("/fd"); });
+    return fds;
 }
 
 void attempt(Findings &findings, const std::string &context, const std::function<void()> &body)

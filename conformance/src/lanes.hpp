@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,15 @@ std::vector<Kind> all_kinds(const Device &device);
 // The kinds kernels run on (VRB_MEMORY_DEVICE_ACCESS).
 std::vector<Kind> kernel_kinds(const Device &device);
 
+// FILL and CHECK: the core fills and verifies every buffer with them, so a module may not
+// decline them on a kind kernels use. Every other operation may be declined.
+bool mandatory(uint32_t op_kind);
+
+// Whether op_supported declines the operation at `width` on `kind`: then the check skips
+// it, and the findings name it as declined (or, for a mandatory operation, as a failure).
+// False for a module without the query. Throws BackendError when the query fails.
+bool declined(Device &device, uint32_t op_kind, uint32_t width, const Kind &kind, Findings &findings);
+
 // "copy, 8-byte elements, memory kind \"device\" (0), count 17"
 std::string where(uint32_t op_kind, uint32_t width, const Kind &kind, uint64_t count);
 
@@ -37,6 +47,10 @@ std::string lane_difference(std::span<const uint32_t> got, std::span<const uint3
 
 // "expected 0x..., actual 0x..." for a checksum.
 std::string value_difference(uint64_t want, uint64_t got);
+
+// Open descriptors of this process and what each is, from /proc/self/fd (less the
+// listing's own): the leak and interop checks count them before and after.
+std::map<int, std::string> open_fds();
 
 // Runs `body` and turns any exception into a finding prefixed with `context`.
 void attempt(Findings &findings, const std::string &context, const std::function<void()> &body);

@@ -1,6 +1,7 @@
 // Init, open, allocate, free, close, shut down, again and again: a module that keeps a
 // file descriptor or a heap block per cycle would run a long session out of either.
 #include "checks.hpp"
+#include "lanes.hpp"
 
 #include <fmt/format.h>
 
@@ -24,23 +25,6 @@
 namespace vrb::conformance {
 
 namespace {
-
-// Open descriptors and what each is, from /proc/self/fd.
-std::map<int, std::string> open_fds()
-{
-    std::map<int, std::string> fds;
-    std::error_code error;
-    for (const auto &entry : std::filesystem::directory_iterator("/proc/self/fd", error)) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::error_code link_error;
-        const auto target = std::filesystem::read_symlink(entry.path(), link_error);
-        fds[std::stoi(name)] = link_error ? std::string("?") : target.string();
-    }
-    // The directory listing's own descriptor is gone by now; its target no longer resolves.
-    std::erase_if(fds, [](const auto &fd) { return fd.second.find("/proc/") == 0 && fd.second.ends_with("/fd"); });
-    return fds;
-}
 
 // AddressSanitizer's allocator keeps glibc's counters at zero; it counts for itself.
 uint64_t heap_in_use()

@@ -147,6 +147,38 @@ TEST(CompareCli, RefusesACorruptOrSchemaInvalidFileNamingIt)
     std::filesystem::remove_all(dir);
 }
 
+TEST(CompareCli, ExitsTwoNamingPairAndReportWhenNoDeviceMatches)
+{
+    const auto r = vrambench({"compare", data("node-a.json"), data("node-b.json"), "--match", "card"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("nothing was compared"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("--pair cuda:0=cuda:0"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("vrambench report"), std::string::npos) << r.err;
+}
+
+TEST(CompareCli, PairLinesUpTheChosenDevicesOfTwoFiles)
+{
+    const auto r = vrambench(
+        {"compare", data("node-a.json"), data("node-a-vulkan.json"), "--pair", "cuda:1=vulkan:0", "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto c = nlohmann::json::parse(r.out)["comparisons"][0];
+    ASSERT_EQ(c["devices"].size(), 1u);
+    EXPECT_EQ(c["devices"][0]["base"], "cuda:1");
+    EXPECT_EQ(c["devices"][0]["other"], "vulkan:0");
+    EXPECT_EQ(c["match"], "pair");
+    EXPECT_FALSE(c["figures"].empty());
+
+    const auto missing = vrambench({"compare", data("node-a.json"), data("node-b.json"), "--pair", "cuda:0=acme:0"});
+    EXPECT_EQ(missing.exit_code, 2) << missing.err;
+    EXPECT_NE(missing.err.find("--pair names device 'acme:0'"), std::string::npos) << missing.err;
+    const auto malformed = vrambench({"compare", data("node-a.json"), data("node-b.json"), "--pair", "cuda:0"});
+    EXPECT_EQ(malformed.exit_code, 2) << malformed.err;
+    EXPECT_NE(malformed.err.find("expected BASE_DEVICE=OTHER_DEVICE"), std::string::npos) << malformed.err;
+    const auto three = vrambench(
+        {"compare", data("node-a.json"), data("node-b.json"), data("node-a-vulkan.json"), "--pair", "cuda:0=cuda:0"});
+    EXPECT_EQ(three.exit_code, 2) << three.err;
+}
+
 TEST(ExportCli, CsvOfARealRunReadsBackAsItsJsonValueForValue)
 {
     const auto dir = compare_temp_dir();

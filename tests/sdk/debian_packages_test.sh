@@ -29,6 +29,10 @@ holds "$core" /usr/bin/vrambench || fail "the vrambench package lacks /usr/bin/v
 holds "$core" /usr/lib/vrambench/vrambench-host.so || fail "the vrambench package lacks the host backend"
 holds "$dev" /usr/include/vrambench/plugin.h || fail "vrambench-dev lacks plugin.h"
 holds "$dev" /usr/lib/cmake/vrambench/vrambenchConfig.cmake || fail "vrambench-dev lacks the CMake package"
+for f in CMakeLists.txt README.md template_backend.cpp template_kernels.cpp template_kernels.hpp; do
+  holds "$dev" "/usr/share/vrambench/template/$f" || fail "vrambench-dev lacks the template's $f (the guide says to copy it)"
+done
+holds "$dev" /usr/include/vrambench/segments.hpp || fail "vrambench-dev lacks segments.hpp"
 
 # Each GPU backend built here has its package, depending on the core and its runtime.
 declare -A runtime=([vulkan]=libvulkan1 [hip]=libamdhip64)

@@ -1,3 +1,4 @@
+#include <vrambench/core/error.hpp>
 #include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/results/schema.hpp>
 
@@ -214,4 +215,65 @@ TEST(Compare, OneCardSeenThroughTwoApisPairsWithTheSameApiFirst)
     const ComparedFigure *read = find(c, "vulkan:0", "bandwidth.stream", "read");
     ASSERT_TRUE(read);
     EXPECT_DOUBLE_EQ(*read->ratio, 1.0);
+}
+
+TEST(Compare, ChosenPairsLineUpDevicesThatShareNoCardByIdOrKey)
+{
+    const auto base = fixture("node-a.json"), other = fixture("node-b.json");
+    ASSERT_TRUE(vrb::compare_result_sets(base, "a", other, "b", DeviceMatch::card).devices.empty());
+    const std::string other_key = other["devices"][1]["key"];
+    const Comparison c = vrb::compare_chosen_devices(
+        base, "a", other, "b", {{"cuda:0", other["devices"][1]["id"]}, {base["devices"][1]["key"], "cuda:0"}});
+    ASSERT_EQ(c.devices.size(), 2u);
+    EXPECT_EQ(c.match, DeviceMatch::chosen);
+    EXPECT_EQ(c.devices[0].base_id, "cuda:0");
+    EXPECT_EQ(c.devices[0].other_id, other["devices"][1]["id"]);
+    EXPECT_EQ(c.devices[1].base_id, base["devices"][1]["id"]);
+    EXPECT_EQ(c.devices[1].other_id, "cuda:0");
+    const ComparedFigure *read = find(c, "cuda:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->other_device, other["devices"][1]["id"]);
+    EXPECT_FALSE(vrb::nothing_compared({c}));
+}
+
+TEST(Compare, AChosenDeviceAFileDoesNotHoldIsNamedWithTheDevicesItHas)
+{
+    const auto base = fixture("node-a.json"), other = fixture("node-b.json");
+    try {
+        vrb::compare_chosen_devices(base, "a.json", other, "b.json", {{"cuda:0", "acme:7"}});
+        FAIL() << "acme:7 is no device of b.json";
+    } catch (const vrb::UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("b.json: --pair names device 'acme:7', which this file does not hold; "
+                                             "its devices: cuda:0"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(vrb::compare_chosen_devices(base, "a", other, "b", {{"cuda:0", "cuda:0"}, {"cuda:1", "cuda:0"}}),
+                 vrb::UsageError);
+}
+
+TEST(Compare, APairIsTwoDevicesAroundOneEqualsSign)
+{
+    const vrb::ChosenPair p = vrb::parse_chosen_pair("host:0=acme:0", "--pair");
+    EXPECT_EQ(p.base, "host:0");
+    EXPECT_EQ(p.other, "acme:0");
+    for (const char *bad : {"host:0", "=acme:0", "host:0=", "a=b=c"}) {
+        SCOPED_TRACE(bad);
+        try {
+            vrb::parse_chosen_pair(bad, "--pair");
+            FAIL();
+        } catch (const vrb::UsageError &e) {
+            EXPECT_NE(std::string(e.what()).find("expected BASE_DEVICE=OTHER_DEVICE"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(Compare, NoMatchNamesPairAndReportAndNothingIsCompared)
+{
+    const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::card);
+    EXPECT_TRUE(vrb::nothing_compared({c}));
+    const std::string hint = vrb::no_match_hint(c);
+    EXPECT_NE(hint.find("--pair cuda:0=cuda:0"), std::string::npos) << hint;
+    EXPECT_NE(hint.find("`vrambench report node-a.json node-b.json`"), std::string::npos) << hint;
+    EXPECT_NE(vrb::compare_text({c}).find(hint), std::string::npos);
 }

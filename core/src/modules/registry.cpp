@@ -158,8 +158,11 @@ std::vector<std::filesystem::path> module_files(const DiscoveryOptions &options)
 std::string duplicate_reason(const std::string &name, const std::filesystem::path &first,
                              const std::filesystem::path &again)
 {
-    return fmt::format("another module named '{}' was loaded first, from {}; {} is refused", name, first.string(),
-                       again.string());
+    // A note, not an error: the same module found twice (--plugin and an installed
+    // folder, in an edit-build-run loop) is the normal case, and the first is the one used.
+    return fmt::format("another module named '{}' was loaded first, from {}, and is the one used; {} is skipped "
+                       "(the first module of a name wins; nothing is wrong)",
+                       name, first.string(), again.string());
 }
 
 std::vector<BackendEntry> discover_backends(const DiscoveryOptions &options)

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace vrb {
@@ -26,6 +28,23 @@ std::optional<MemoryType> memory_of(const CardMatch &m)
     for (const CardSpec *c : m.candidates)
         if (c->memory != first) return std::nullopt;
     return first;
+}
+
+// The convention a module states for its own clock (plugin.h,
+// VRB_PROPERTY_TRANSFERS_PER_CLOCK), where the core could only guess from the API's name.
+std::optional<ClockConvention> stated_convention(const vrb_device_info &info)
+{
+    for (uint32_t i = 0; i < std::min<uint32_t>(info.property_count, VRB_MAX_PROPERTIES); ++i) {
+        if (module_text(info.properties[i].key) != VRB_PROPERTY_TRANSFERS_PER_CLOCK) continue;
+        const std::string_view value = module_text(info.properties[i].value);
+        uint32_t n = 0;
+        const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), n);
+        if (error != std::errc() || end != value.data() + value.size() || n < 1 || n > 16) return std::nullopt;
+        return ClockConvention{static_cast<double>(n),
+                               fmt::format("the {} module states {} transfer{} per pin per clock of it",
+                                           module_text(info.api), n, n == 1 ? "" : "s")};
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -78,8 +97,9 @@ RuntimeClockReading read_runtime_clock(const vrb_device_info &info, const CardMa
     if (info.memory_bus_width_bits > widest_plausible_bus_bits)
         return {std::nullopt, fmt::format("a {}-bit bus is wider than any card's ({} bits)", info.memory_bus_width_bits,
                                           widest_plausible_bus_bits)};
+    const std::optional<ClockConvention> stated = stated_convention(info);
     PeakBandwidth p = peak_from_clock(info.memory_clock_khz / 1000.0, info.memory_bus_width_bits,
-                                      clock_convention(module_text(info.api), memory_of(match)));
+                                      stated ? *stated : clock_convention(module_text(info.api), memory_of(match)));
     if (p.gb_per_s > most_plausible_peak_gb_per_s)
         return {std::nullopt, fmt::format("{} bits at {} kHz would move {:.1f} GB/s, past the {:.0f} GB/s of any card",
                                           info.memory_bus_width_bits, info.memory_clock_khz, p.gb_per_s,

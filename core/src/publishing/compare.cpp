@@ -4,6 +4,7 @@
 #include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -245,6 +246,7 @@ void compare_devices(const json &base, const json &other, const Device &bd, cons
 
 std::string device_match_text(const json &d, DeviceMatch match)
 {
+    if (match == DeviceMatch::chosen) return "chosen with --pair";
     if (match == DeviceMatch::card) return text_or(d, "key", text_or(d, "id", "?"));
     const json pci = d.value("pci", json());
     const std::string memory =
@@ -257,7 +259,11 @@ std::string device_match_text(const json &d, DeviceMatch match)
 
 std::string_view to_string(DeviceMatch match)
 {
-    return match == DeviceMatch::card ? "card" : "model";
+    switch (match) {
+    case DeviceMatch::card: return "card";
+    case DeviceMatch::chosen: return "pair";
+    default: return "model";
+    }
 }
 
 json identity_parameters(const json &result)
@@ -308,6 +314,90 @@ std::string compare_method_text()
                        "noise: two-sided Mann-Whitney U test over the two figures' samples, a change beyond "
                        "noise at p < {}; fewer than {} samples on a side: too few samples",
                        rank_test_alpha, rank_test_min_samples);
+}
+
+ChosenPair parse_chosen_pair(const std::string &text, const std::string &flag)
+{
+    const auto equals = text.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
+        text.find('=', equals + 1) != std::string::npos)
+        throw UsageError(fmt::format("{} '{}': expected BASE_DEVICE=OTHER_DEVICE, each a device's id or key as the "
+                                     "result set names it, e.g. {} host:0=acme:0",
+                                     flag, text, flag));
+    return {text.substr(0, equals), text.substr(equals + 1)};
+}
+
+namespace {
+
+// The devices of this file (not vrb::Device, which a unity build also sees here).
+using Listed = Device;
+
+const Listed &chosen_device(const std::vector<Listed> &devices, const std::string &name, const std::string &file)
+{
+    for (const Listed &d : devices)
+        if (d.id == name || (!d.key.empty() && d.key == name)) return d;
+    std::vector<std::string> held;
+    for (const Listed &d : devices)
+        held.push_back(d.key.empty() ? d.id : fmt::format("{} (key {})", d.id, d.key));
+    throw UsageError(fmt::format("{}: --pair names device '{}', which this file does not hold; its devices: {}", file,
+                                 name, held.empty() ? "none" : fmt::format("{}", fmt::join(held, ", "))));
+}
+
+} // namespace
+
+Comparison compare_chosen_devices(const json &base, const std::string &base_file, const json &other,
+                                  const std::string &other_file, const std::vector<ChosenPair> &pairs)
+{
+    Comparison comparison;
+    comparison.base_file = base_file;
+    comparison.other_file = other_file;
+    comparison.match = DeviceMatch::chosen;
+    const auto base_devices = devices_of(base, DeviceMatch::chosen),
+               other_devices = devices_of(other, DeviceMatch::chosen);
+    std::vector<const Listed *> used_base, used_other;
+    for (const ChosenPair &pair : pairs) {
+        const Listed &bd = chosen_device(base_devices, pair.base, base_file);
+        const Listed &od = chosen_device(other_devices, pair.other, other_file);
+        if (std::find(used_base.begin(), used_base.end(), &bd) != used_base.end() ||
+            std::find(used_other.begin(), used_other.end(), &od) != used_other.end())
+            throw UsageError(fmt::format("--pair {}={}: a device may be paired once; {} or {} is already paired",
+                                         pair.base, pair.other, bd.id, od.id));
+        used_base.push_back(&bd);
+        used_other.push_back(&od);
+        comparison.devices.push_back({bd.id, od.id, text_or(*bd.record, "name", "?"), "chosen with --pair"});
+        compare_devices(base, other, bd, od, comparison);
+    }
+    for (const Listed &d : base_devices)
+        if (std::find(used_base.begin(), used_base.end(), &d) == used_base.end())
+            comparison.only_in_base.push_back(device_line(d));
+    for (const Listed &d : other_devices)
+        if (std::find(used_other.begin(), used_other.end(), &d) == used_other.end())
+            comparison.only_in_other.push_back(device_line(d));
+    return comparison;
+}
+
+bool nothing_compared(const std::vector<Comparison> &comparisons)
+{
+    return std::all_of(comparisons.begin(), comparisons.end(), [](const Comparison &c) { return c.figures.empty(); });
+}
+
+std::string no_match_hint(const Comparison &c)
+{
+    std::string base_id = "BASE_DEVICE", other_id = "OTHER_DEVICE";
+    // The first device of each file, as its line names it ("device host:0 (...)").
+    auto first_id = [](const std::vector<std::string> &lines, std::string &id) {
+        for (const auto &line : lines)
+            if (line.starts_with("device ")) {
+                id = line.substr(7, line.find(' ', 7) - 7);
+                return;
+            }
+    };
+    first_id(c.only_in_base, base_id);
+    first_id(c.only_in_other, other_id);
+    return fmt::format("no device of one file matches a device of the other (matched by {}); line two up with "
+                       "--pair {}={}, or see both side by side with `vrambench report {} {}` (its VRAM against RAM "
+                       "table sets each card against the host's RAM)",
+                       to_string(c.match), base_id, other_id, c.base_file, c.other_file);
 }
 
 } // namespace vrb

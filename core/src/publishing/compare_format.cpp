@@ -69,7 +69,7 @@ std::string compare_text(const std::vector<Comparison> &comparisons)
             fmt::format("\nbase {}, other {}; devices matched by {}\n", c.base_file, c.other_file, to_string(c.match));
         for (const auto &d : c.devices)
             out += "  " + device_pairing_text(d) + "\n";
-        if (c.devices.empty()) out += "  no device of one file matches a device of the other\n";
+        if (c.devices.empty()) out += "  " + no_match_hint(c) + "\n";
         if (!c.figures.empty())
             out += fmt::format("\n{:>12} {:>12} {:<6} {:>7} {:>8}  {:<16} {}\n", "base", "other", "unit", "ratio", "p",
                                "change", "figure");
@@ -105,7 +105,7 @@ std::string compare_markdown(const std::vector<Comparison> &comparisons)
                            to_string(c.match));
         for (const auto &d : c.devices)
             out += "- " + cell(device_pairing_text(d)) + "\n";
-        if (c.devices.empty()) out += "- no device of one file matches a device of the other\n";
+        if (c.devices.empty()) out += "- " + no_match_hint(c) + "\n";
         if (!c.figures.empty()) {
             out += "\n| figure | base | other | unit | ratio | p | change |\n|---|--:|--:|---|--:|--:|---|\n";
             for (const auto &f : c.figures) {

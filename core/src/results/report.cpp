@@ -1,4 +1,5 @@
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/build_note.hpp>
 #include <vrambench/core/results/json_fields.hpp>
 #include <vrambench/core/results/readable.hpp>
 #include <vrambench/core/results/report.hpp>
@@ -172,13 +173,15 @@ std::string describe_backends(const nlohmann::json &backends)
     for (const auto &b : backends) {
         const std::string name = b["name"], state = b["state"];
         if (state != "available") {
-            out += fmt::format("{:<8} {}: {}\n", name, state,
+            // A second module of a name is a note: the first is used and nothing is wrong.
+            out += fmt::format("{:<8} {}: {}\n", name, state == "refused" ? "skipped" : state,
                                b["reason"].is_string() ? b["reason"].get<std::string>() : "");
             continue;
         }
         const auto &devices = b["devices"];
         out += fmt::format("{:<8} {} device{} ({})\n", name, devices.size(), devices.size() == 1 ? "" : "s",
                            b["file"].get<std::string>());
+        if (b.value("build", "") == "unoptimized") out += fmt::format("  {}\n", unoptimized_warning());
         for (const auto &d : devices) {
             if (d.contains("error")) {
                 out += fmt::format("  {}: cannot be opened: {}\n", d["id"].get<std::string>(),

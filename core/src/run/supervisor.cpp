@@ -2,6 +2,7 @@
 // its own; findings merged into one result set as they stream in, each finished
 // result appended to the journal at once, so a fault or an interrupt loses nothing
 // that finished.
+#include <vrambench/core/modules/build_note.hpp>
 #include <vrambench/core/run/concurrent_run.hpp>
 #include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/run/worker.hpp>
@@ -177,6 +178,9 @@ nlohmann::json describe_backends_in_workers(const DiscoveryOptions &discovery, d
         // The first module of a name wins; a later one is listed as refused, naming both.
         const std::string state = entry["state"];
         if (state == "available" || state == "unavailable") {
+            // A module built without optimisation times its own loops: every list and result says so.
+            if (const ModuleBuild build = module_build(file); build != ModuleBuild::unknown)
+                entry["build"] = std::string(to_string(build));
             const std::string name = entry["name"];
             const auto [first, fresh] = loaded.emplace(name, file);
             if (!fresh) {

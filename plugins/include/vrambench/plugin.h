@@ -55,6 +55,31 @@ extern "C" {
 #define VRB_EXPORT __attribute__((visibility("default")))
 #endif
 
+/*
+ * How the module was compiled, for the host to read from its file without loading it:
+ * an ELF note of owner VRB_BUILD_NOTE_NAME and type VRB_BUILD_NOTE_TYPE whose 4-byte
+ * description is 1 when the file that defines the entry was compiled with optimisation
+ * (__OPTIMIZE__: -O1 and above, -Os) and 0 when it was not (-O0, a Debug build). A module
+ * built without optimisation times its own loops, not the memory; `list`, `plugin-check`
+ * and every result set say so. VRB_DEFINE_PLUGIN_ENTRY (plugin_support.hpp) adds the note;
+ * a module that defines its entry by hand writes VRB_DEFINE_BUILD_NOTE(); once at file
+ * scope in the same file. No part of the table: a module without the note is "unknown".
+ */
+#define VRB_BUILD_NOTE_NAME "vrambench"
+#define VRB_BUILD_NOTE_TYPE 1u
+#if defined(__OPTIMIZE__)
+#define VRB_BUILD_NOTE_OPTIMIZED "1"
+#else
+#define VRB_BUILD_NOTE_OPTIMIZED "0"
+#endif
+#if defined(__ELF__)
+#define VRB_DEFINE_BUILD_NOTE()                                                                                        \
+    __asm__(".pushsection .note.vrambench.build,\"a\",%note\n.balign 4\n.long 10\n.long 4\n.long 1\n"                  \
+            ".asciz \"vrambench\"\n.balign 4\n.long " VRB_BUILD_NOTE_OPTIMIZED "\n.popsection\n")
+#else
+#define VRB_DEFINE_BUILD_NOTE() typedef int vrb_build_note_unused_
+#endif
+
 typedef enum vrb_status {
     VRB_OK = 0,
     VRB_ERROR_UNSUPPORTED = 1,      /* the operation, kind or parameter is not offered */
@@ -129,6 +154,18 @@ typedef struct vrb_heap_info {
     uint32_t flags;        /* VRB_MEMORY_* of the heap */
     uint32_t reserved;
 } vrb_heap_info;
+
+/*
+ * Properties the core reads, beside those it only keeps (optional; a module of any 1.x
+ * may set them, an older core keeps them as plain facts):
+ *   VRB_PROPERTY_TRANSFERS_PER_CLOCK  "1" to "16": how many transfers each pin of the
+ *       memory bus makes per cycle of memory_clock_khz, as this module reports that clock.
+ *       The core's peak from the clock is transfers x clock x bus width / 8. Without it
+ *       the core guesses from the api (half the per-pin data rate: 2; HIP's HBM3: 4),
+ *       which a new API's clock need not follow. A datasheet entry for the card's PCI
+ *       ids still comes first (docs/probes.md, "Sizes, caches and peaks").
+ */
+#define VRB_PROPERTY_TRANSFERS_PER_CLOCK "memory_transfers_per_clock"
 
 /* A backend-specific fact worth keeping (a limit, ECC state, subgroup size). */
 typedef struct vrb_property {
@@ -212,6 +249,12 @@ typedef struct vrb_memory_kind_info {
  *   FILL          dst[lane] = vrb_pattern(pattern, lane, seed)
  *   CHECK         compare src1 with vrb_pattern(pattern, lane, seed)
  *                                         -> mismatches, first_mismatch (a lane index)
+ *
+ * The sums count every lane of a wide element: READ, DOT, STRIDED_READ and GATHER at 8 or
+ * 16 bytes add all 2 or 4 lanes of each element they visit. STRIDED_READ's stride and
+ * GATHER's indices count elements, not lanes or bytes: element i of a 16-byte STRIDED_READ
+ * is lanes 4*i*stride .. 4*i*stride+3 of src1, and index value e names lanes
+ * e*lanes_per_element onward (the kit checks both this way, as the template computes it).
  *
  * Lane indices (for WRITE, FILL, CHECK and first_mismatch) count from the operand's
  * offset: lane 0 is the first lane at dst.offset (src1.offset for CHECK).

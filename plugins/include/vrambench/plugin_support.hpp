@@ -210,8 +210,10 @@ template <typename SizeOf> void check_operation(const vrb_operation &op, SizeOf 
 } // namespace vrb::plugin
 
 // Defines the module's entry: speaks ABI major 1, answers with its own version, and
-// refuses a host of another major with a message naming both.
+// refuses a host of another major with a message naming both. Beside it, the note that
+// says whether this file was compiled with optimisation (plugin.h, VRB_DEFINE_BUILD_NOTE).
 #define VRB_DEFINE_PLUGIN_ENTRY(plugin_table)                                                                          \
+    VRB_DEFINE_BUILD_NOTE();                                                                                           \
     extern "C" VRB_EXPORT vrb_status vrb_plugin_entry(vrb_negotiation *negotiation)                                    \
     {                                                                                                                  \
         if (!negotiation || negotiation->struct_size < sizeof(vrb_negotiation)) return VRB_ERROR_INVALID_ARGUMENT;     \

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <vrambench/core/modules/backend.hpp>
+#include <vrambench/core/modules/build_note.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -23,16 +24,22 @@
 namespace vrb::conformance {
 
 // What one check found wrong. Past a limit, further failures are counted, not kept, so
-// a backend that gets everything wrong still yields a readable report.
+// a backend that gets everything wrong still yields a readable report. Beside them, what
+// the module declined (op_supported, or an optional slot answering unsupported) and the
+// check therefore did not run: no
+// failure, but the report names it, so a pass never hides what went untested.
 class Findings {
   public:
     void fail(std::string what);
+    // "dot at 16 bytes on memory kind \"device\" (0)"; each named once.
+    void decline(std::string what);
     bool passed() const { return count_ == 0; }
     uint64_t count() const { return count_; }
     const std::vector<std::string> &kept() const { return kept_; }
+    const std::vector<std::string> &declined() const { return declined_; }
 
   private:
-    std::vector<std::string> kept_;
+    std::vector<std::string> kept_, declined_;
     uint64_t count_ = 0;
 };
 
@@ -53,6 +60,11 @@ struct DeviceCheck {
     std::string_view name;
     std::string_view summary;
     void (*run)(const Target &target, Findings &findings);
+    bool large = false; // run only when asked (KitOptions::large): minutes on a slow device
+};
+
+struct KitOptions {
+    bool large = false; // also the checks of counts past 2^22 lanes
 };
 
 // In the order they run: the "abi." module checks first (a module failing them is not
@@ -75,7 +87,8 @@ struct DeviceSummary {
 struct Report {
     std::filesystem::path module;
     std::string backend, description, module_version;
-    uint32_t abi_version = 0; // as the module answered
+    uint32_t abi_version = 0;                 // as the module answered
+    ModuleBuild build = ModuleBuild::unknown; // from the module file's build note
     enum class Outcome { passed, failed, unavailable } outcome = Outcome::failed;
     std::string reason; // why unavailable, or why the kit stopped early
     std::vector<DeviceSummary> devices;
@@ -88,7 +101,8 @@ struct Report {
 using CheckStarting = std::function<void(std::string_view check, std::string_view scope)>;
 
 // Loads the module and runs every check; never throws for a faulty module.
-Report check_module(const std::filesystem::path &module, const CheckStarting &starting = {});
+Report check_module(const std::filesystem::path &module, const CheckStarting &starting = {},
+                    const KitOptions &options = {});
 
 // The report as a person reads it: the module, each device, PASS or FAIL per check with
 // the reasons, and the outcome on the last line.

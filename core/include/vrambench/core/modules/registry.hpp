@@ -3,7 +3,8 @@
 // Search order: each file given with --plugin, then the folder of the executable, then
 // ../lib/vrambench beside it, then every folder in VRAMBENCH_PLUGIN_PATH (':'-separated).
 // Modules in folders are files named vrambench-*.so. The first module of a name wins;
-// a later one of the same name is listed as refused, naming both files. An entry of
+// a later one of the same name is listed (state "refused") with a note naming both files
+// that says the first is used and nothing is wrong. An entry of
 // VRAMBENCH_PLUGIN_PATH that is a file or no folder at all is warned about on stderr, not
 // silently passed over.
 #pragma once
@@ -53,7 +54,7 @@ BackendEntry open_backend(const std::filesystem::path &file);
 
 std::string_view to_string(BackendEntry::State state);
 
-// Why a module is refused for a name that `first` already holds.
+// The note for a module skipped because `first` already holds its name.
 std::string duplicate_reason(const std::string &name, const std::filesystem::path &first,
                              const std::filesystem::path &again);
 

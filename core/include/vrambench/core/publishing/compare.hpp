@@ -16,8 +16,10 @@ namespace vrb {
 // card: the same physical card (the device's key: PCI address, else UUID), so one card
 // measured through two APIs lines up. model: the same card model (PCI vendor and device
 // id and memory size; name and memory size where there is no PCI id), so two hosts'
-// cards line up; several cards of one model pair in the order of their keys.
-enum class DeviceMatch { card, model };
+// cards line up; several cards of one model pair in the order of their keys. chosen:
+// only the pairs named with `compare --pair`, whatever the devices are (a new module's
+// device against the host's RAM shares neither key nor model).
+enum class DeviceMatch { card, model, chosen };
 
 std::string_view to_string(DeviceMatch match);
 
@@ -71,6 +73,28 @@ bool lower_is_better(const std::string &metric, const std::string &unit);
 // Both documents must be valid result sets (read_result_file, validate_result_json).
 Comparison compare_result_sets(const nlohmann::json &base, const std::string &base_file, const nlohmann::json &other,
                                const std::string &other_file, DeviceMatch match);
+
+// A device of the base file lined up with one of the other by hand: each side is a
+// device's id ("host:0", backend:index) or its key ("pci:0000:19:00.0"), as the result
+// set names them.
+struct ChosenPair {
+    std::string base, other;
+};
+
+// "host:0=acme:0" -> {host:0, acme:0}; throws UsageError naming `flag` and the form
+// expected.
+ChosenPair parse_chosen_pair(const std::string &text, const std::string &flag);
+
+// Lines up only the chosen pairs. Throws UsageError naming the file and the devices it
+// has when a side names no device of its file, or a device is chosen twice.
+Comparison compare_chosen_devices(const nlohmann::json &base, const std::string &base_file, const nlohmann::json &other,
+                                  const std::string &other_file, const std::vector<ChosenPair> &pairs);
+
+// Whether no figure of any comparison was lined up with another.
+bool nothing_compared(const std::vector<Comparison> &comparisons);
+
+// What to do when no device of one file matches one of the other: --pair, or `report`.
+std::string no_match_hint(const Comparison &comparison);
 
 // The figures of the comparisons whose ratio is below `threshold`.
 std::vector<const ComparedFigure *> figures_below(const std::vector<Comparison> &comparisons, double threshold);
