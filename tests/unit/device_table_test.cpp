@@ -49,6 +49,7 @@ TEST(DeviceTable, EveryEntrysPeakIsItsDataRateTimesItsBusWithinRounding)
     for (const auto &c : vrb::card_table()) {
         const double from_rate = c.data_rate_gbps * c.bus_bits / 8;
         EXPECT_NEAR(from_rate / c.peak_gb_per_s, 1.0, 0.03) << c.name;
+        EXPECT_GT(c.bus_bits, 0u) << c.name;
         EXPECT_GT(c.last_level_bytes, 0u) << c.name;
         EXPECT_FALSE(c.source.empty()) << c.name;
     }
@@ -126,4 +127,91 @@ TEST(DeviceTable, FindsACardWhoseDeviceLocalHeapsAliasOneAnother)
     const CardMatch m = vrb::match_card(record.info);
     ASSERT_EQ(m.kind, CardMatch::Kind::unique) << m.why;
     EXPECT_EQ(m.card->name, "AMD Radeon RX 7900 XTX");
+}
+
+namespace {
+
+// A card as a runtime describes it (the memory it reports, the compute units where it
+// counts them), and what its datasheet says.
+struct Newer {
+    Description described;
+    const char *name;
+    vrb::MemoryType memory;
+    double peak_gb_per_s;
+    uint64_t cache_bytes;
+    const char *cache_name;
+};
+
+Description named_card(const char *api, uint32_t vendor, uint32_t device, double gib, uint32_t units = 0)
+{
+    Description d = card(vendor, device, gib, units);
+    d.api = api;
+    return d;
+}
+
+} // namespace
+
+TEST(DeviceTable, GivesEachHopperRefreshBlackwellCdna3And4AndRdna4CardItsDatasheetPeakAndCache)
+{
+    constexpr uint64_t mib = 1ull << 20;
+    const Newer newer[] = {
+        {named_card("CUDA", 0x10de, 0x233b, 140.4, 132), "NVIDIA H200 NVL", vrb::MemoryType::hbm3e, 4800, 50 * mib,
+         "L2"},
+        {named_card("CUDA", 0x10de, 0x2342, 95.0, 132), "NVIDIA GH200 96GB HBM3", vrb::MemoryType::hbm3, 4000, 50 * mib,
+         "L2"},
+        {named_card("CUDA", 0x10de, 0x2348, 142.5, 132), "NVIDIA GH200 144GB HBM3e", vrb::MemoryType::hbm3e, 4900,
+         50 * mib, "L2"},
+        {named_card("CUDA", 0x10de, 0x2901, 178.35, 148), "NVIDIA B200", vrb::MemoryType::hbm3e, 8000, 126 * mib, "L2"},
+        {named_card("Vulkan", 0x10de, 0x2b85, 31.84, 170), "NVIDIA GeForce RTX 5090", vrb::MemoryType::gddr7, 1792,
+         96 * mib, "L2"},
+        {named_card("Vulkan", 0x10de, 0x2c02, 15.92, 84), "NVIDIA GeForce RTX 5080", vrb::MemoryType::gddr7, 960,
+         64 * mib, "L2"},
+        {named_card("HIP", 0x1002, 0x74a5, 255.98, 304), "AMD Instinct MI325X", vrb::MemoryType::hbm3e, 6000, 256 * mib,
+         "Infinity Cache"},
+        {named_card("HIP", 0x1002, 0x75a0, 287.98, 256), "AMD Instinct MI350X", vrb::MemoryType::hbm3e, 8000, 256 * mib,
+         "Infinity Cache"},
+        {named_card("HIP", 0x1002, 0x75a3, 287.98, 256), "AMD Instinct MI355X", vrb::MemoryType::hbm3e, 8000, 256 * mib,
+         "Infinity Cache"},
+        // HIP counts an RDNA 4 card's WGPs: 32 on the RX 9070 XT.
+        {named_card("HIP", 0x1002, 0x7550, 15.92, 32), "AMD Radeon RX 9070 XT or RX 9070", vrb::MemoryType::gddr6, 640,
+         64 * mib, "Infinity Cache"},
+    };
+    for (const Newer &n : newer) {
+        const auto record = describe(n.described);
+        const CardMatch m = vrb::match_card(record.info);
+        ASSERT_EQ(m.kind, CardMatch::Kind::unique) << n.name << ": " << m.why;
+        EXPECT_EQ(m.card->name, n.name);
+        EXPECT_EQ(m.card->memory, n.memory) << n.name;
+        EXPECT_EQ(m.card->last_level_name, n.cache_name) << n.name;
+        const vrb::PeakChoice peak = record.peak();
+        EXPECT_EQ(peak.source, "datasheet") << n.name << ": " << peak.note;
+        ASSERT_TRUE(peak.gb_per_s) << n.name;
+        EXPECT_DOUBLE_EQ(*peak.gb_per_s, n.peak_gb_per_s) << n.name;
+        // The described device reports no cache: the table's is the one its figures use.
+        const auto llc = record.last_level_cache();
+        EXPECT_EQ(llc.bytes, n.cache_bytes) << n.name;
+        EXPECT_EQ(llc.source, "device-table") << n.name;
+    }
+}
+
+TEST(DeviceTable, NamesGddr7AndTellsTheGh200VariantsApartByTheirIds)
+{
+    EXPECT_EQ(vrb::to_string(vrb::MemoryType::gddr7), "GDDR7");
+    EXPECT_EQ(match(card(0x10de, 0x2342, 95.0)).card->memory, vrb::MemoryType::hbm3);
+    EXPECT_EQ(match(card(0x10de, 0x2348, 142.5)).card->memory, vrb::MemoryType::hbm3e);
+    // Each id knows only its own memory size: 144 GB on the HBM3 id is no variant of it.
+    EXPECT_EQ(match(card(0x10de, 0x2342, 142.5)).kind, CardMatch::Kind::none);
+}
+
+TEST(DeviceTable, LeavesThe12GigabyteRx9070GreOnTheSharedIdToTheRuntime)
+{
+    EXPECT_EQ(match(card(0x1002, 0x7550, 11.98)).kind, CardMatch::Kind::none);
+}
+
+TEST(DeviceTable, MarksPartitionsOfTheNewerPartitionableCards)
+{
+    // An MI355X in CPX mode: eight devices of 32 compute units.
+    EXPECT_EQ(match(card(0x1002, 0x75a3, 287.98, 32)).kind, CardMatch::Kind::partitioned);
+    // A B200 MIG slice: fewer SMs and a share of the memory.
+    EXPECT_EQ(match(card(0x10de, 0x2901, 23, 18)).kind, CardMatch::Kind::partitioned);
 }

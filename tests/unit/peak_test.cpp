@@ -161,3 +161,32 @@ TEST(PeakChoice, KeepsAKnownCardsDatasheetAndSaysItsImplausibleRuntimeClockWasRe
     EXPECT_FALSE(p.disagreement);
     EXPECT_NE(p.note.find("refused as implausible"), std::string::npos) << p.note;
 }
+
+TEST(PeakBandwidth, ReadsAGddr7ClockByTheHalvingRuleAndSaysThatIsUnconfirmed)
+{
+    const auto convention = vrb::clock_convention("CUDA", vrb::MemoryType::gddr7);
+    EXPECT_EQ(convention.transfers_per_clock, 2);
+    EXPECT_NE(convention.text.find("GDDR7"), std::string::npos) << convention.text;
+    EXPECT_NE(convention.text.find("unconfirmed"), std::string::npos) << convention.text;
+}
+
+TEST(PeakChoice, KeepsAnRtx5090sDatasheetWhateverItsGddr7ClockReads)
+{
+    vrb::test::Description d;
+    d.vendor = 0x10de;
+    d.device = 0x2b85;
+    d.memory_gib = 31.84;
+    d.bus_bits = 512;
+    d.memory_clock_mhz = 14001; // 2 x 14001 MHz x 512 / 8 = 1792 GB/s
+    d.name = "NVIDIA GeForce RTX 5090";
+    vrb::PeakChoice p = describe(d).peak();
+    EXPECT_EQ(p.source, "datasheet");
+    EXPECT_DOUBLE_EQ(*p.gb_per_s, 1792);
+    EXPECT_FALSE(p.disagreement) << p.note;
+    // A clock read by another convention moves only the runtime's figure, and is flagged.
+    d.memory_clock_mhz = 7000;
+    p = describe(d).peak();
+    EXPECT_DOUBLE_EQ(*p.gb_per_s, 1792);
+    EXPECT_TRUE(p.disagreement) << p.note;
+    EXPECT_NE(p.note.find("unconfirmed"), std::string::npos) << p.note;
+}

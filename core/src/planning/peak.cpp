@@ -54,6 +54,13 @@ ClockConvention clock_convention(std::string_view api, std::optional<MemoryType>
     const bool hbm3 = memory && (*memory == MemoryType::hbm3 || *memory == MemoryType::hbm3e);
     if (api == "HIP" && hbm3)
         return {4, fmt::format("HIP reports {} at a quarter of the per-pin data rate", to_string(*memory))};
+    // GDDR7 moves 1.5 bits per PAM3 symbol, so its clock need not be half the data rate,
+    // and no runtime documents what it reports for it: the halving rule stays as an
+    // unconfirmed reading, and the datasheet decides for a card the table knows.
+    if (memory && *memory == MemoryType::gddr7)
+        return {2, fmt::format("{} reports GDDR7 (PAM3) by a convention no runtime documents: the clock read as half "
+                               "the per-pin data rate, unconfirmed",
+                               api)};
     if (memory) return {2, fmt::format("{} reports {} at half the per-pin data rate", api, to_string(*memory))};
     return {2, fmt::format("{} memory of unknown type: the clock read as half the per-pin data rate", api)};
 }

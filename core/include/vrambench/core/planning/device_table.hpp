@@ -21,7 +21,7 @@
 
 namespace vrb {
 
-enum class MemoryType { gddr6, gddr6x, hbm2, hbm2e, hbm3, hbm3e };
+enum class MemoryType { gddr6, gddr6x, gddr7, hbm2, hbm2e, hbm3, hbm3e };
 std::string_view to_string(MemoryType type);
 
 struct CardSpec {
