@@ -183,12 +183,12 @@ int cmd_peak(const Options &o)
         throw UsageError("peak needs exactly one of --data-rate-gbps (datasheet, per pin) or --memory-clock-mhz "
                          "(as a runtime reports it)");
     std::optional<MemoryType> memory;
-    for (const MemoryType type : {MemoryType::gddr6, MemoryType::gddr6x, MemoryType::hbm2, MemoryType::hbm2e,
-                                  MemoryType::hbm3, MemoryType::hbm3e})
+    for (const MemoryType type : {MemoryType::gddr6, MemoryType::gddr6x, MemoryType::gddr7, MemoryType::hbm2,
+                                  MemoryType::hbm2e, MemoryType::hbm3, MemoryType::hbm3e})
         if (o.memory_type == to_string(type)) memory = type;
     if (!o.memory_type.empty() && !memory)
         throw UsageError(
-            fmt::format("unknown memory type '{}': GDDR6, GDDR6X, HBM2, HBM2e, HBM3 or HBM3e", o.memory_type));
+            fmt::format("unknown memory type '{}': GDDR6, GDDR6X, GDDR7, HBM2, HBM2e, HBM3 or HBM3e", o.memory_type));
     const PeakBandwidth peak =
         by_rate ? peak_from_data_rate(o.data_rate_gbps, o.bus_bits)
                 : peak_from_clock(o.memory_clock_mhz, o.bus_bits, clock_convention(o.runtime, memory));

@@ -2,7 +2,8 @@
 // memory clock a runtime reports, with the convention that turns one into the other.
 //
 // What a runtime calls the memory clock depends on the runtime and the memory type, not
-// on the vendor. CUDA reports half the per-pin data rate for every memory it drives, and
+// on the vendor. CUDA reports half the per-pin data rate for every memory it drives up to
+// GDDR6X and HBM3e (GDDR7's reading is unconfirmed: the rule is applied and says so), and
 // so does HIP for GDDR6 and HBM2e: peak = 2 x clock x bus width / 8. An RTX 4090 reports
 // 10501 MHz on 384 bits: 2 x 10501e6 x 384 / 8 = 1008 GB/s; an H200 3201 MHz on 6144
 // bits: 4.9 TB/s. HIP reports a quarter of it for HBM3: an MI300X's 1300 MHz is 5.2 Gbit/s
