@@ -19,7 +19,7 @@ layout(push_constant, std430) uniform Push {
     uint pattern;
     uint stride;      // elements between strided reads
     uint slot;        // first result slot this dispatch writes
-    uint flags;       // chase: 1 on the chain's first dispatch
+    uint flags;       // chase: 1 on the chain's first dispatch; stream: FLAG_WHOLE_SET
     // gather, chase: counted in elements from the start of the first bound segment
     uvec2 chain_base;   // where src1.offset is
     uvec2 chain_limit;  // where src1's buffer ends
@@ -110,18 +110,24 @@ uvec2 chunk_flush(uvec2 total, uvec2 s)
 // walk_end. On GPUs a grid stride: neighbouring invocations touch neighbouring elements
 // at every step. CPU implementations run a workgroup on one core, so there each
 // workgroup walks its own contiguous block, which the core's prefetchers follow.
+// With FLAG_WHOLE_SET (a working set below one wave of the device), every workgroup
+// walks all the elements instead, so every compute unit (CPU thread) works on the set.
+#define FLAG_WHOLE_SET 2u
 #ifdef CPU_TUNED
-#define WALK_RANGE                                                                          \
-    const uint walk_block = (pc.count + gl_NumWorkGroups.x - 1u) / gl_NumWorkGroups.x;      \
-    const uint walk_first = gl_WorkGroupID.x * walk_block + gl_LocalInvocationID.x;         \
-    const uint walk_end = min(gl_WorkGroupID.x * walk_block + walk_block, pc.count);        \
-    const uint walk_step = LOCAL_SIZE;                                                      \
+#define WALK_RANGE                                                                               \
+    const bool walk_whole = (pc.flags & FLAG_WHOLE_SET) != 0u;                                   \
+    const uint walk_block = walk_whole ? pc.count : (pc.count + gl_NumWorkGroups.x - 1u) / gl_NumWorkGroups.x; \
+    const uint walk_origin = walk_whole ? 0u : gl_WorkGroupID.x * walk_block;                    \
+    const uint walk_first = walk_origin + gl_LocalInvocationID.x;                                \
+    const uint walk_end = min(walk_origin + walk_block, pc.count);                               \
+    const uint walk_step = LOCAL_SIZE;                                                           \
     const uint walk_passes = max(pc.passes, 1u)
 #else
-#define WALK_RANGE                                                                          \
-    const uint walk_first = gl_GlobalInvocationID.x;                                        \
-    const uint walk_end = pc.count;                                                         \
-    const uint walk_step = gl_NumWorkGroups.x * LOCAL_SIZE;                                 \
+#define WALK_RANGE                                                                               \
+    const bool walk_whole = (pc.flags & FLAG_WHOLE_SET) != 0u;                                   \
+    const uint walk_first = walk_whole ? gl_LocalInvocationID.x : gl_GlobalInvocationID.x;       \
+    const uint walk_end = pc.count;                                                              \
+    const uint walk_step = walk_whole ? LOCAL_SIZE : gl_NumWorkGroups.x * LOCAL_SIZE;            \
     const uint walk_passes = max(pc.passes, 1u)
 #endif
 
