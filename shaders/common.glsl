@@ -136,9 +136,26 @@ uvec2 chunk_flush(uvec2 total, uvec2 s)
 // an L1-sized slice nanoseconds).
 #define FOR_EACH_PASS(p) for (uint p = 0u; p < walk_passes; ++p)
 #define FOR_EACH_ELEMENT(i) for (uint i = walk_first; i < walk_end; i += walk_step)
+// Where a pass of a reading shader starts. On a GPU a set shared out among the
+// workgroups would otherwise be re-read by each workgroup from its own unit's L1, and the
+// L1s together (132 x 256 KiB on an H200) would pass for an L2: so each pass moves every
+// workgroup's share on by ROTATION_GROUPS workgroups, and what a unit read last pass is
+// another unit's this one. Eight, not one: where consecutive workgroups go to different
+// dies with L2s of their own (MI300X's eight XCDs), the share stays on its die's L2.
+// A set walked whole by every workgroup, or on a CPU implementation, is not moved.
+#define ROTATION_GROUPS 8u
+#ifdef CPU_TUNED
+#define PASS_FIRST(p) walk_first
+#else
+#define PASS_FIRST(p)                                                                            \
+    (walk_whole ? walk_first                                                                     \
+                : ((gl_WorkGroupID.x + (p) * ROTATION_GROUPS) % gl_NumWorkGroups.x) * LOCAL_SIZE + \
+                      gl_LocalInvocationID.x)
+#endif
 // The walk in chunks of at most CHUNK_ELEMENTS, for chunk_add and chunk_flush:
 //   FOR_EACH_CHUNK(i) { uvec2 s = uvec2(0u); FOR_EACH_IN_CHUNK(i) s = chunk_add(s, ..); total = chunk_flush(total, s); }
-#define FOR_EACH_CHUNK(i) for (uint i = walk_first; i < walk_end;)
+#define FOR_EACH_CHUNK_FROM(i, first) for (uint i = (first); i < walk_end;)
+#define FOR_EACH_CHUNK(i) FOR_EACH_CHUNK_FROM(i, walk_first)
 #define FOR_EACH_IN_CHUNK(i)                                                                   \
     for (uint n_ = min(CHUNK_ELEMENTS, (walk_end - i - 1u) / walk_step + 1u); n_ > 0u; --n_, i += walk_step)
 

@@ -43,7 +43,7 @@ void main()
     // Indices stay below 2^31: a dispatch covers at most 2^30 elements and a stride
     // below 2^26 (65535 workgroups of at most 1024).
     FOR_EACH_PASS(p) {
-        uint i = walk_first;
+        uint i = PASS_FIRST(p);
         for (; i + 3u * walk_step < walk_end; i += 4u * walk_step) {
             const uint i1 = i + walk_step, i2 = i1 + walk_step, i3 = i2 + walk_step;
             const ELEM a0 = LOAD_SRC1(src1_base + i), a1 = LOAD_SRC1(src1_base + i1), a2 = LOAD_SRC1(src1_base + i2),

@@ -122,8 +122,7 @@ VRB_CHASE_FN bool chase_index_is_odd_inside(uint32_t value, uint64_t limit)
 }
 
 // The link of slot s: the address of the slot its index names, or the trap's.
-VRB_CHASE_FN uint64_t chase_link(const uint32_t *chain, uint64_t limit, const ChaseLinks &l, uint64_t s,
-                                 uint64_t base)
+VRB_CHASE_FN uint64_t chase_link(const uint32_t *chain, uint64_t limit, const ChaseLinks &l, uint64_t s, uint64_t base)
 {
     const uint64_t trap = base + l.slots * sizeof(uint64_t);
     const uint32_t next = chain[s << (3 - l.shift)];

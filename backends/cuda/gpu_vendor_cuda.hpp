@@ -121,7 +121,10 @@ inline std::string missing_driver_hint()
 }
 
 // One L2 serves every SM.
-inline constexpr bool kL2SharedByAllUnits = true;
+inline uint32_t l2_shared_by(const char *, uint32_t compute_units)
+{
+    return compute_units;
+}
 
 // Asks the driver to keep system-allocated (pageable) memory where it lies, in host
 // memory, and mapped for `device`: with HMM the driver may otherwise move the pages a

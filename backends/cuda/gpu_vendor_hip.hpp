@@ -126,8 +126,11 @@ inline std::string missing_driver_hint()
     return {};
 }
 
-// Multi-die parts have one L2 per die, which the runtime does not tell.
-inline constexpr bool kL2SharedByAllUnits = false;
+// Multi-die parts have one L2 per die, which the runtime does not tell: by architecture.
+inline uint32_t l2_shared_by(const char *architecture, uint32_t compute_units)
+{
+    return amd_l2_shared_by(architecture ? architecture : "", compute_units);
+}
 
 // Asks the driver to keep system-allocated (pageable) memory where it lies, in host
 // memory, and mapped for `device`: with HMM (XNACK) the driver may otherwise move the

@@ -13,8 +13,8 @@ namespace {
 
 // words[1] becomes nonzero when an index inside the chain is odd (links cannot then lie
 // at the indices' own bytes). Every thread that finds one stores the same value.
-__global__ void __launch_bounds__(kThreads) chase_parity_kernel(uint32_t, const uint32_t *chain, uint64_t limit,
-                                                                uint64_t *words)
+__global__ void __launch_bounds__(kThreads)
+    chase_parity_kernel(uint32_t, const uint32_t *chain, uint64_t limit, uint64_t *words)
 {
     bool odd = false;
     grid_stride<kUnroll>(
@@ -28,8 +28,8 @@ __global__ void __launch_bounds__(kThreads) chase_parity_kernel(uint32_t, const 
     if (odd) words[1] = 1;
 }
 
-__global__ void __launch_bounds__(kThreads) chase_link_kernel(uint32_t, const uint32_t *chain, uint64_t limit,
-                                                              ChaseLinks links, uint64_t *slots)
+__global__ void __launch_bounds__(kThreads)
+    chase_link_kernel(uint32_t, const uint32_t *chain, uint64_t limit, ChaseLinks links, uint64_t *slots)
 {
     const uint64_t base = reinterpret_cast<uint64_t>(slots);
     grid_stride<1>(
@@ -132,13 +132,12 @@ PreparedKernel prepare_chase_op(const KernelOp &op, const Scratch &scratch, cons
     }
     auto *slots = static_cast<uint64_t *>(memory.address);
     const LaunchGeometry g = plan_kernel(chase_link_kernel, links.slots, shape, 0, 0xffffffffu);
-    bind_launch(chase_link_kernel, g, 0, false, "launching the chase's link kernel", chain, op.src1_limit, links,
-                slots)
+    bind_launch(chase_link_kernel, g, 0, false, "launching the chase's link kernel", chain, op.src1_limit, links, slots)
         .launch(stream, 1);
     load_kernel(chase_links_kernel);
-    PreparedKernel prepared = bind_launch(chase_links_kernel, one_thread(), 0, false, "launching the chase kernel",
-                                          static_cast<const uint64_t *>(slots), op.count, chain, op.src1_limit,
-                                          links, scratch.words);
+    PreparedKernel prepared =
+        bind_launch(chase_links_kernel, one_thread(), 0, false, "launching the chase kernel",
+                    static_cast<const uint64_t *>(slots), op.count, chain, op.src1_limit, links, scratch.words);
     prepared.keep = std::move(memory.owner);
     return prepared;
 }

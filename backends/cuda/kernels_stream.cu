@@ -167,9 +167,9 @@ PreparedKernel prepare_sweep(KernelFor kernel_for, uint64_t count, const DeviceS
 
 template <int L, typename F> PreparedKernel prepare_map(const KernelOp &op, F f, const DeviceShape &shape)
 {
-    return prepare_sweep([](bool whole) { return whole ? map_kernel<L, F, true> : map_kernel<L, F, false>; },
-                         op.count, shape, 0, 0xffffffffu, false, "launching a stream kernel", op.dst, op.src1, op.src2,
-                         op.count, f);
+    return prepare_sweep([](bool whole) { return whole ? map_kernel<L, F, true> : map_kernel<L, F, false>; }, op.count,
+                         shape, 0, 0xffffffffu, false, "launching a stream kernel", op.dst, op.src1, op.src2, op.count,
+                         f);
 }
 
 template <int L> PreparedKernel prepare(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape)

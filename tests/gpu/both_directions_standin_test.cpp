@@ -3,9 +3,9 @@
 // at either end the runtime copies synchronously with the host, one copy after the
 // other, and the module must say so rather than let the pair pass for concurrent.
 #include "backend.hpp"
-#include "transfer.hpp"
 #include "standin_journal.hpp"
 #include "table_of_standin.hpp"
+#include "transfer.hpp"
 
 #include <vrambench/plugin.h>
 

@@ -11,7 +11,7 @@
 namespace vrb::vulkan {
 namespace {
 
-constexpr uint32_t kLocal = 256; // a GPU's workgroup
+constexpr uint32_t kLocal = 256;       // a GPU's workgroup
 constexpr uint32_t kLavapipeLocal = 8; // lavapipe's: one SIMD vector (device.cpp)
 
 // Every sweep point from 4 KiB to 4 GiB, a quarter-octave apart, at each element width:
