@@ -41,3 +41,33 @@ TEST(OpenclGeometry, AGpuGivesEveryWorkItemAnElementWhateverThePasses)
     EXPECT_EQ(launch_groups(gpu, 256 * 100, 9), 100u);
     EXPECT_EQ(launch_groups(gpu, uint64_t(1) << 30, 9), 64u * 32);
 }
+
+TEST(OpenclGeometry, OnAGpuEveryGroupOfAWaveWalksASetSmallerThanTheWave)
+{
+    // 64 units x 8 groups of 256: a wave of 131072 work-items.
+    EXPECT_EQ(whole_set_groups(gpu, 1024), 64u * kGroupsPerGpuUnit); // 4 KiB of 4-byte elements
+    EXPECT_EQ(whole_set_groups(gpu, 131071), 64u * kGroupsPerGpuUnit);
+    EXPECT_EQ(whole_set_groups(gpu, 131072), 0u); // a full wave: shared out
+    EXPECT_EQ(whole_set_groups(gpu, 0), 0u);
+}
+
+TEST(OpenclGeometry, EveryGpuUnitWorksAtEverySweepPointFrom4KiB)
+{
+    for (uint32_t element : {4u, 8u, 16u})
+        for (double bytes = 4096; bytes <= double(uint64_t(1) << 32); bytes *= 1.189207) {
+            const uint64_t items = static_cast<uint64_t>(bytes) / element;
+            const uint64_t whole = whole_set_groups(gpu, items);
+            if (whole)
+                EXPECT_EQ(whole, 64u * kGroupsPerGpuUnit) << items;
+            else // shared out: every one of the launch's groups has a work-group's width of items
+                EXPECT_GE(items, launch_groups(gpu, items, 1) * gpu.local_size) << items;
+        }
+}
+
+TEST(OpenclGeometry, NoSetIsWalkedWholeOnACpuOrWithGroupsChosenByOption)
+{
+    EXPECT_EQ(whole_set_groups(cpu, 10), 0u);
+    Geometry chosen = gpu;
+    chosen.groups_chosen = true;
+    EXPECT_EQ(whole_set_groups(chosen, 10), 0u);
+}

@@ -97,5 +97,41 @@ TEST(WholeSet, a_set_past_one_wave_is_shared_out_and_its_passes_are_those_asked_
     EXPECT_EQ(r.output.passes, 2u);
 }
 
+TEST(WholeSet, a_shared_out_set_whose_shares_move_on_each_pass_still_reads_and_copies_each_element_once_a_pass)
+{
+    // On the GPU shaders each pass moves every workgroup's share on (PASS_FIRST), so no
+    // unit re-reads its own share from its L1; every pass must still cover the set once.
+    for (const char *tuning : kTunings) {
+        SCOPED_TRACE(std::string(tuning) + " shaders");
+        vrb_device *device = shared_device(tuning);
+        ASSERT_NE(device, nullptr);
+        const uint64_t count = 200'003;
+        std::vector<uint32_t> data(count);
+        for (uint64_t i = 0; i < count; ++i)
+            data[i] = uint32_t(i * 2654435761u);
+        const uint64_t want = std::accumulate(data.begin(), data.end(), uint64_t(0));
+        const uint32_t kind = device_kind(device);
+        BufferPtr src = alloc(device, kind, count * 4);
+        BufferPtr dst = alloc(device, kind, count * 4);
+        upload(src.get(), 0, data);
+        upload(dst.get(), 0, std::vector<uint32_t>(count, 0));
+        for (uint32_t passes : {2u, 3u, 9u}) {
+            vrb_operation read = operation(VRB_OP_READ, count, passes);
+            read.src1 = {src.get(), 0};
+            const RunResult r = run(device, read);
+            EXPECT_FALSE(r.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+            EXPECT_EQ(r.output.checksum, want) << passes << " passes";
+            vrb_operation scale = operation(VRB_OP_SCALE, count, passes);
+            scale.scalar = 5;
+            scale.src1 = {src.get(), 0};
+            scale.dst = {dst.get(), 0};
+            run(device, scale);
+            const std::vector<uint32_t> got = download<uint32_t>(dst.get(), 0, count);
+            for (uint64_t i = 0; i < count; ++i)
+                ASSERT_EQ(got[i], 5 * data[i]) << "element " << i << ", " << passes << " passes";
+        }
+    }
+}
+
 } // namespace
 } // namespace vrb::vulkan::test
