@@ -127,7 +127,6 @@ KernelOp resolve(const vrb_operation &op)
         k.src1_limit = index_limit(op, 4);
         if (op.count > 0 && k.src1_limit == 0)
             fail(VRB_ERROR_INVALID_ARGUMENT, "CHASE starts at index 0, but src1 holds no index from its offset");
-        k.chase_memory = [&op](uint64_t bytes) { return memory_like(*op.src1.buffer, bytes); };
     }
     return k;
 }
@@ -161,12 +160,17 @@ void check_faults(const vrb_operation &op, const KernelOp &k, const std::array<u
 void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, uint32_t repetitions, double *seconds,
                  vrb_op_output &out)
 {
-    const KernelOp k = resolve(op);
+    KernelOp k = resolve(op);
+    if (op.kind == VRB_OP_CHASE)
+        k.chase_memory = [&op, &device](uint64_t bytes) {
+            ChaseMemory memory = memory_like(*op.src1.buffer, bytes);
+            make_current(device.ordinal); // a peer's chain: its links were allocated there
+            return memory;
+        };
     StreamHandle stream = device.stream.get();
     const Scratch &scratch = device.scratch;
     const PreparedKernel kernel = op.kind == VRB_OP_CHASE ? prepare_chase_op(k, scratch, device.shape, stream)
                                                           : preparer_for(op.kind)(k, scratch, device.shape);
-    make_current(device.ordinal); // the chase's links may have been allocated on a peer
     const bool faults = op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE;
     if (faults)
         check(memset_async(scratch.words, 0, kScratchWords * sizeof(uint64_t), stream), "clearing the fault record");
