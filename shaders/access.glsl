@@ -7,6 +7,9 @@
 //               and 32-bit component: operands are read from uniform texel buffers
 //               (vector gathers there), and elements of 8 and 16 bytes are written as
 //               64-bit components, half as many of those per-lane stores.
+//
+// Every operand is `restrict` (the ABI's operands of one operation do not overlap), so
+// a compiler may issue the loads of later elements before the stores of earlier ones.
 #ifndef VRAMBENCH_ACCESS_GLSL
 #define VRAMBENCH_ACCESS_GLSL
 
@@ -34,28 +37,28 @@ layout(binding = 2) uniform usamplerBuffer src2_texels;
 
 #ifdef USES_DST
 #if WIDTH == 1
-layout(std430, binding = 0) writeonly buffer Dst { uint dst[]; };
+layout(std430, binding = 0) writeonly restrict buffer Dst { uint dst[]; };
 void store_dst(uint i, uint v) { dst[i] = v; }
 #elif WIDTH == 2
-layout(std430, binding = 0) writeonly buffer Dst { uint64_t dst[]; };
+layout(std430, binding = 0) writeonly restrict buffer Dst { uint64_t dst[]; };
 void store_dst(uint i, uvec2 v) { dst[i] = pack64(v); }
 #else
-layout(std430, binding = 0) writeonly buffer Dst { u64vec2 dst[]; };
+layout(std430, binding = 0) writeonly restrict buffer Dst { u64vec2 dst[]; };
 void store_dst(uint i, uvec4 v) { dst[i] = u64vec2(pack64(v.xy), pack64(v.zw)); }
 #endif
 #endif
 
 #else
 
-layout(std430, binding = 1) readonly buffer Src1 { ELEM src1[]; };
+layout(std430, binding = 1) readonly restrict buffer Src1 { ELEM src1[]; };
 #define LOAD_SRC1(i) src1[i]
 #ifdef USES_SRC2
-layout(std430, binding = 2) readonly buffer Src2 { ELEM src2[]; };
+layout(std430, binding = 2) readonly restrict buffer Src2 { ELEM src2[]; };
 #define LOAD_SRC2(i) src2[i]
 #endif
 
 #ifdef USES_DST
-layout(std430, binding = 0) writeonly buffer Dst { ELEM dst[]; };
+layout(std430, binding = 0) writeonly restrict buffer Dst { ELEM dst[]; };
 void store_dst(uint i, ELEM v) { dst[i] = v; }
 #endif
 

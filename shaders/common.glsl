@@ -19,7 +19,7 @@ layout(push_constant, std430) uniform Push {
     uint pattern;
     uint stride;      // elements between strided reads
     uint slot;        // first result slot this dispatch writes
-    uint flags;       // chase: 1 on the chain's first dispatch
+    uint flags;       // chase: 1 on the chain's first dispatch; stream: FLAG_WHOLE_SET
     // gather, chase: counted in elements from the start of the first bound segment
     uvec2 chain_base;   // where src1.offset is
     uvec2 chain_limit;  // where src1's buffer ends
@@ -110,18 +110,24 @@ uvec2 chunk_flush(uvec2 total, uvec2 s)
 // walk_end. On GPUs a grid stride: neighbouring invocations touch neighbouring elements
 // at every step. CPU implementations run a workgroup on one core, so there each
 // workgroup walks its own contiguous block, which the core's prefetchers follow.
+// With FLAG_WHOLE_SET (a working set below one wave of the device), every workgroup
+// walks all the elements instead, so every compute unit (CPU thread) works on the set.
+#define FLAG_WHOLE_SET 2u
 #ifdef CPU_TUNED
-#define WALK_RANGE                                                                          \
-    const uint walk_block = (pc.count + gl_NumWorkGroups.x - 1u) / gl_NumWorkGroups.x;      \
-    const uint walk_first = gl_WorkGroupID.x * walk_block + gl_LocalInvocationID.x;         \
-    const uint walk_end = min(gl_WorkGroupID.x * walk_block + walk_block, pc.count);        \
-    const uint walk_step = LOCAL_SIZE;                                                      \
+#define WALK_RANGE                                                                               \
+    const bool walk_whole = (pc.flags & FLAG_WHOLE_SET) != 0u;                                   \
+    const uint walk_block = walk_whole ? pc.count : (pc.count + gl_NumWorkGroups.x - 1u) / gl_NumWorkGroups.x; \
+    const uint walk_origin = walk_whole ? 0u : gl_WorkGroupID.x * walk_block;                    \
+    const uint walk_first = walk_origin + gl_LocalInvocationID.x;                                \
+    const uint walk_end = min(walk_origin + walk_block, pc.count);                               \
+    const uint walk_step = LOCAL_SIZE;                                                           \
     const uint walk_passes = max(pc.passes, 1u)
 #else
-#define WALK_RANGE                                                                          \
-    const uint walk_first = gl_GlobalInvocationID.x;                                        \
-    const uint walk_end = pc.count;                                                         \
-    const uint walk_step = gl_NumWorkGroups.x * LOCAL_SIZE;                                 \
+#define WALK_RANGE                                                                               \
+    const bool walk_whole = (pc.flags & FLAG_WHOLE_SET) != 0u;                                   \
+    const uint walk_first = walk_whole ? gl_LocalInvocationID.x : gl_GlobalInvocationID.x;       \
+    const uint walk_end = pc.count;                                                              \
+    const uint walk_step = walk_whole ? LOCAL_SIZE : gl_NumWorkGroups.x * LOCAL_SIZE;            \
     const uint walk_passes = max(pc.passes, 1u)
 #endif
 
@@ -130,9 +136,26 @@ uvec2 chunk_flush(uvec2 total, uvec2 s)
 // an L1-sized slice nanoseconds).
 #define FOR_EACH_PASS(p) for (uint p = 0u; p < walk_passes; ++p)
 #define FOR_EACH_ELEMENT(i) for (uint i = walk_first; i < walk_end; i += walk_step)
+// Where a pass of a reading shader starts. On a GPU a set shared out among the
+// workgroups would otherwise be re-read by each workgroup from its own unit's L1, and the
+// L1s together (132 x 256 KiB on an H200) would pass for an L2: so each pass moves every
+// workgroup's share on by ROTATION_GROUPS workgroups, and what a unit read last pass is
+// another unit's this one. Eight, not one: where consecutive workgroups go to different
+// dies with L2s of their own (MI300X's eight XCDs), the share stays on its die's L2.
+// A set walked whole by every workgroup, or on a CPU implementation, is not moved.
+#define ROTATION_GROUPS 8u
+#ifdef CPU_TUNED
+#define PASS_FIRST(p) walk_first
+#else
+#define PASS_FIRST(p)                                                                            \
+    (walk_whole ? walk_first                                                                     \
+                : ((gl_WorkGroupID.x + (p) * ROTATION_GROUPS) % gl_NumWorkGroups.x) * LOCAL_SIZE + \
+                      gl_LocalInvocationID.x)
+#endif
 // The walk in chunks of at most CHUNK_ELEMENTS, for chunk_add and chunk_flush:
 //   FOR_EACH_CHUNK(i) { uvec2 s = uvec2(0u); FOR_EACH_IN_CHUNK(i) s = chunk_add(s, ..); total = chunk_flush(total, s); }
-#define FOR_EACH_CHUNK(i) for (uint i = walk_first; i < walk_end;)
+#define FOR_EACH_CHUNK_FROM(i, first) for (uint i = (first); i < walk_end;)
+#define FOR_EACH_CHUNK(i) FOR_EACH_CHUNK_FROM(i, walk_first)
 #define FOR_EACH_IN_CHUNK(i)                                                                   \
     for (uint n_ = min(CHUNK_ELEMENTS, (walk_end - i - 1u) / walk_step + 1u); n_ > 0u; --n_, i += walk_step)
 

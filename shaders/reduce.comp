@@ -22,7 +22,7 @@ void main()
     const uint src1_base = pc.src1_base, src2_base = pc.src2_base, stride = pc.stride;
     FOR_EACH_PASS(p) {
         if (p + 1u == walk_passes) before_last = total;
-        FOR_EACH_CHUNK(i) {
+        FOR_EACH_CHUNK_FROM(i, PASS_FIRST(p)) {
             uvec2 s = uvec2(0u);
             FOR_EACH_IN_CHUNK(i) {
 #if defined(OP_READ)

@@ -124,6 +124,8 @@ struct vrb_buffer {
     void *device_address = nullptr;        // what kernels use; null when kernels cannot reach it
 
     bool in_host_memory() const { return host != nullptr; }
+    // Host memory the runtime did not lock: its copies are synchronous with the host.
+    bool in_pageable_memory() const { return pageable_memory != nullptr; }
     bool holds_device_resources() const
     {
         return device_memory || pinned_memory || exportable.physical || imported.memory || registered;

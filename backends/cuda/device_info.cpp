@@ -193,7 +193,7 @@ void describe_device(int ordinal, vrb_device_info &info)
         vrb_cache_info &cache = info.caches[info.cache_count++];
         cache.level = 2;
         cache.bytes = uint64_t(l2);
-        cache.shared_by = kL2SharedByAllUnits ? info.compute_units : 0;
+        cache.shared_by = l2_shared_by(architecture, info.compute_units);
         copy_string(cache.kind, "unified");
     }
 

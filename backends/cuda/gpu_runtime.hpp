@@ -62,7 +62,6 @@ using vendor::kBackendName;
 using vendor::kDescription;
 using vendor::kKernelDriverFile;
 using vendor::kKernelDriverMarker;
-using vendor::kL2SharedByAllUnits;
 using vendor::kPciVendorId;
 using vendor::kVendorName;
 
@@ -71,6 +70,7 @@ using vendor::is_out_of_memory;
 using vendor::is_unavailable;
 using vendor::is_unsupported;
 using vendor::keep_in_host_memory;
+using vendor::l2_shared_by;
 using vendor::missing_driver_hint;
 using vendor::plain_words;
 using vendor::unit_l1;

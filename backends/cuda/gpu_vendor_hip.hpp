@@ -24,6 +24,30 @@
 
 namespace vrb::gpu::vendor {
 
+#if defined(__HIPCC__)
+// Loads past the CU's vector L1: clang's non-temporal load, which the AMDGPU back end
+// issues with the L1's miss-evict policy (glc slc on gfx90a, nt on gfx94x), so a grid
+// that shares a working set out does not find each block's share in its own CU's L1.
+// Done on the native vector types: the builtin does not take HIP's vector structs.
+using NativeU32x2 = unsigned int __attribute__((ext_vector_type(2)));
+using NativeU32x4 = unsigned int __attribute__((ext_vector_type(4)));
+
+__device__ __forceinline__ uint32_t load_past_l1(const uint32_t *p)
+{
+    return __builtin_nontemporal_load(p);
+}
+__device__ __forceinline__ uint2 load_past_l1(const uint2 *p)
+{
+    const NativeU32x2 v = __builtin_nontemporal_load(reinterpret_cast<const NativeU32x2 *>(p));
+    return make_uint2(v.x, v.y);
+}
+__device__ __forceinline__ uint4 load_past_l1(const uint4 *p)
+{
+    const NativeU32x4 v = __builtin_nontemporal_load(reinterpret_cast<const NativeU32x4 *>(p));
+    return make_uint4(v.x, v.y, v.z, v.w);
+}
+#endif
+
 inline constexpr const char *kApiName = "HIP";
 inline constexpr const char *kBackendName = "hip";
 inline constexpr const char *kVendorName = "AMD";
@@ -102,8 +126,11 @@ inline std::string missing_driver_hint()
     return {};
 }
 
-// Multi-die parts have one L2 per die, which the runtime does not tell.
-inline constexpr bool kL2SharedByAllUnits = false;
+// Multi-die parts have one L2 per die, which the runtime does not tell: by architecture.
+inline uint32_t l2_shared_by(const char *architecture, uint32_t compute_units)
+{
+    return amd_l2_shared_by(architecture ? architecture : "", compute_units);
+}
 
 // Asks the driver to keep system-allocated (pageable) memory where it lies, in host
 // memory, and mapped for `device`: with HMM (XNACK) the driver may otherwise move the

@@ -56,4 +56,42 @@ VRB_HOST_DEVICE inline void grid_stride(uint64_t count, uint64_t first, uint64_t
     grid_stride<Unroll>(grid_walk(count, first, stride), group, one);
 }
 
+// Where block `block` of `blocks` starts when every block walks the whole working set
+// (a set smaller than one resident wave): spread evenly over the set, so the blocks
+// meet different lines at any moment, and a multiple of 64 items, so a thread's
+// elements keep their places in pattern.h's 64-lane blocks in both parts of its walk.
+VRB_HOST_DEVICE inline uint64_t block_rotation(uint64_t count, uint32_t block, uint32_t blocks)
+{
+    if (blocks == 0) return 0;
+    const uint64_t start = count / blocks * block + count % blocks * block / blocks;
+    return start / 64 * 64;
+}
+
+// One thread's items, as one or two grid-stride walks. Shared out (the usual case):
+// thread `first` of a grid of `stride` threads, once. Whole set: every block walks all
+// `count` items with a block-wide stride, from its rotation to the end and then from 0
+// up to it, so each block visits every item exactly once a pass without a wrap per item.
+struct ThreadWalk {
+    GridWalk part[2];
+};
+
+VRB_HOST_DEVICE inline ThreadWalk shared_walk(uint64_t count, uint64_t first, uint64_t stride)
+{
+    return {{grid_walk(count, first, stride), GridWalk{0, 1, 0}}};
+}
+
+VRB_HOST_DEVICE inline ThreadWalk whole_set_walk(uint64_t count, uint32_t block, uint32_t blocks, uint32_t thread,
+                                                 uint32_t block_threads)
+{
+    const uint64_t start = block_rotation(count, block, blocks);
+    return {{grid_walk(count, start + thread, block_threads), grid_walk(start, thread, block_threads)}};
+}
+
+template <unsigned Unroll, typename Group, typename One>
+VRB_HOST_DEVICE inline void grid_stride(const ThreadWalk &walk, Group &&group, One &&one)
+{
+    grid_stride<Unroll>(walk.part[0], group, one);
+    grid_stride<Unroll>(walk.part[1], group, one);
+}
+
 } // namespace vrb::gpu

@@ -24,20 +24,44 @@ template <int L> struct Lanes {
     uint32_t v[L];
 };
 
-template <int L> __device__ __forceinline__ Lanes<L> load(const void *__restrict__ base, uint64_t i);
-template <> __device__ __forceinline__ Lanes<1> load<1>(const void *__restrict__ base, uint64_t i)
+// The machine word of an element of L lanes, loaded or stored in one instruction.
+template <int L> struct Word;
+template <> struct Word<1> {
+    using type = uint32_t;
+};
+template <> struct Word<2> {
+    using type = uint2;
+};
+template <> struct Word<4> {
+    using type = uint4;
+};
+
+__device__ __forceinline__ Lanes<1> lanes_of(uint32_t t)
 {
-    return {{static_cast<const uint32_t *>(base)[i]}};
+    return {{t}};
 }
-template <> __device__ __forceinline__ Lanes<2> load<2>(const void *__restrict__ base, uint64_t i)
+__device__ __forceinline__ Lanes<2> lanes_of(uint2 t)
 {
-    const uint2 t = static_cast<const uint2 *>(base)[i];
     return {{t.x, t.y}};
 }
-template <> __device__ __forceinline__ Lanes<4> load<4>(const void *__restrict__ base, uint64_t i)
+__device__ __forceinline__ Lanes<4> lanes_of(uint4 t)
 {
-    const uint4 t = static_cast<const uint4 *>(base)[i];
     return {{t.x, t.y, t.z, t.w}};
+}
+
+// Which caches a load may be served from. Through L1 is a plain load of read-only data
+// (non-coherent on NVIDIA); past L1, the vendor's load that is served from L2 at the
+// nearest (gpu_vendor_*.hpp).
+enum class Reach { through_l1, past_l1 };
+
+template <int L, Reach R = Reach::through_l1>
+__device__ __forceinline__ Lanes<L> load(const void *__restrict__ base, uint64_t i)
+{
+    const auto *p = static_cast<const typename Word<L>::type *>(base) + i;
+    if constexpr (R == Reach::past_l1)
+        return lanes_of(vendor::load_past_l1(p));
+    else
+        return lanes_of(*p);
 }
 
 template <int L> __device__ __forceinline__ void store(void *__restrict__ base, uint64_t i, const Lanes<L> &e);
@@ -124,6 +148,22 @@ __device__ __forceinline__ GridWalk thread_walk(uint64_t count)
     return grid_walk(count, global_thread(), grid_threads());
 }
 
+// A sweep kernel's items for this thread: its share, or with a grid planned to walk the
+// whole set in every block (LaunchGeometry::whole_set), its block's walk over all of them.
+template <bool WholeSet> __device__ __forceinline__ ThreadWalk sweep_walk(uint64_t count)
+{
+    if constexpr (WholeSet)
+        return whole_set_walk(count, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x);
+    else
+        return shared_walk(count, global_thread(), grid_threads());
+}
+
+// How a sweep kernel loads: a block that walks the whole set reads it from its unit's L1
+// while it fits there and from L2 past it, as any program would. A grid that shares the
+// set out must not let each block's share sit in its own unit's L1: all the L1s together
+// would then pass for an L2 up to their joint size, hiding most of the real L2's plateau.
+template <bool WholeSet> inline constexpr Reach kSweepReach = WholeSet ? Reach::through_l1 : Reach::past_l1;
+
 // Dynamic shared memory, blockDim.x 64-bit words, for the block reductions.
 extern __shared__ uint64_t reduction_words[];
 
@@ -168,10 +208,13 @@ inline constexpr std::size_t kReductionBytesPerThread = sizeof(uint64_t);
 
 // Plans a launch of `kernel` over `items`: as many blocks as stay resident on every
 // unit, by the runtime's occupancy answer for this kernel and block size (asking it
-// also loads the kernel).
+// also loads the kernel). A sweep's kernels fill every unit at every size
+// (plan_sweep_launch); the others get one thread per item up to a full wave.
+enum class Planning { per_item, sweep };
+
 template <typename Kernel>
 LaunchGeometry plan_kernel(Kernel kernel, uint64_t items, const DeviceShape &shape, std::size_t shared_per_thread,
-                           uint32_t max_blocks)
+                           uint32_t max_blocks, Planning planning = Planning::per_item)
 {
     LaunchLimits limits;
     limits.threads_per_block = kThreads;
@@ -185,7 +228,7 @@ LaunchGeometry plan_kernel(Kernel kernel, uint64_t items, const DeviceShape &sha
         per_unit = 1;
     }
     limits.blocks_per_unit = uint32_t(per_unit);
-    return plan_launch(items, limits);
+    return planning == Planning::sweep ? plan_sweep_launch(items, limits) : plan_launch(items, limits);
 }
 
 inline void check_launch(const char *what)
@@ -231,10 +274,9 @@ template <int L> struct RandomLanes {
 
 // Stores make(i) to every element the thread visits, `passes` times: stores to global
 // memory are effects no compiler drops, so every pass stores again.
-template <int L, typename Make>
-__device__ __forceinline__ void store_passes(uint32_t passes, void *dst, uint64_t count, Make make)
+template <int L, typename Make, typename Walk>
+__device__ __forceinline__ void store_passes(uint32_t passes, void *dst, const Walk &walk, Make make)
 {
-    const GridWalk walk = thread_walk(count);
     for (uint32_t p = 0; p < passes; ++p)
         grid_stride<kUnroll>(
             walk,
@@ -248,13 +290,14 @@ __device__ __forceinline__ void store_passes(uint32_t passes, void *dst, uint64_
 
 // Binds a planned launch of `kernel` to its arguments; the kernel's first parameter is
 // the passes each thread makes over its items. `partials` says whether each block
-// leaves a partial result.
+// leaves a partial result; where each block walked the whole set, block 0's is the answer.
 template <typename Kernel, typename... Args>
 PreparedKernel bind_launch(Kernel kernel, LaunchGeometry g, std::size_t shared_bytes, bool partials, const char *what,
                            Args... args)
 {
     PreparedKernel prepared;
-    prepared.partial_blocks = partials ? g.blocks : 0;
+    prepared.partial_blocks = partials ? (g.whole_set ? 1u : g.blocks) : 0;
+    prepared.copies = g.blocks == 0 ? 1u : g.copies();
     if (g.blocks == 0) {
         prepared.launch = [](StreamHandle, uint32_t) {};
         return prepared;

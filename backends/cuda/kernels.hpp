@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 namespace vrb::gpu {
 
@@ -22,6 +23,13 @@ struct Scratch {
 
 inline constexpr unsigned kScratchWords = 4;
 
+// Memory of the kind and device of CHASE's chain, for the chain's links: `owner` keeps
+// it, `address` is what kernels use (null: none could be had).
+struct ChaseMemory {
+    std::shared_ptr<void> owner;
+    void *address = nullptr;
+};
+
 // One operation with its operands resolved to device-visible addresses.
 struct KernelOp {
     uint32_t kind = 0;  // vrb_op_kind
@@ -36,6 +44,8 @@ struct KernelOp {
     const void *src2 = nullptr;
     // What GATHER (elements) and CHASE (uint32 indices) may address from src1.
     uint64_t src1_limit = 0;
+    // CHASE: allocates memory like the chain's, of the bytes asked for.
+    std::function<ChaseMemory(uint64_t bytes)> chase_memory;
 };
 
 struct DeviceShape {
@@ -50,10 +60,17 @@ struct PreparedKernel {
     // Enqueues one run of `passes` passes, looped inside the kernel; throws on a launch error.
     std::function<void(StreamHandle, uint32_t passes)> launch;
     uint32_t partial_blocks = 0; // blocks that leave partial results
+    // Times one pass of the kernel moves the operation's bytes: the blocks, when each
+    // walked the whole working set (a set below one wave of the device), else 1.
+    uint32_t copies = 1;
+    std::shared_ptr<void> keep; // memory the kernel uses beyond its operands
 };
 
 PreparedKernel prepare_stream_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape);
 PreparedKernel prepare_access_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape);
 PreparedKernel prepare_pattern_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape);
+// CHASE makes its links on `stream` before the runs (kernels_chase.cu).
+PreparedKernel prepare_chase_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape,
+                                StreamHandle stream);
 
 } // namespace vrb::gpu

@@ -1,6 +1,5 @@
-// Access patterns off the sequential path: STRIDED_READ, GATHER through an index
-// buffer, and CHASE, the chain of dependent loads that measures latency.
-#include "chase_walk.hpp"
+// Access patterns off the sequential path: STRIDED_READ and GATHER through an index
+// buffer (CHASE, the chain of dependent loads, is kernels_chase.cu).
 #include "kernel_common.cuh"
 
 #include <vrambench/plugin.h>
@@ -75,32 +74,6 @@ __global__ void __launch_bounds__(kThreads)
     if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
-// One thread, each load's address the previous load's value: nothing overlaps, so the
-// time per step is the memory's latency at the chain's footprint. Plain loads, so the
-// caches serve them as they would any program's. Only an index that is about to be
-// followed must lie inside the buffer (chase_walk.hpp keeps the check off the loads'
-// path); the final one is the answer, whatever it is. Each pass follows the chain again
-// from index 0.
-__global__ void chase_kernel(uint32_t passes, const uint32_t *chain, uint64_t steps, uint64_t limit, uint64_t *words)
-{
-    const uint32_t last_index = chase_last_index(limit);
-    ChaseEnd end;
-    bool strayed = false;
-    for (uint32_t p = 0; p < passes; ++p) {
-        // Every pass loads the chain again: no compiler may reuse the pass before.
-        asm volatile("" ::: "memory");
-        end = chase_clamped(chain, steps, last_index);
-        strayed = strayed || end.strayed;
-    }
-    ChaseStray stray;
-    if (strayed && chase_first_stray(chain, steps, limit, stray)) {
-        report_fault(words, stray.step, stray.index);
-        words[3] = stray.from;
-        return;
-    }
-    words[3] = end.last;
-}
-
 template <int L> PreparedKernel prepare(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape)
 {
     const std::size_t shared = kReductionBytesPerThread;
@@ -121,14 +94,6 @@ template <int L> PreparedKernel prepare(const KernelOp &op, const Scratch &scrat
 
 PreparedKernel prepare_access_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape)
 {
-    if (op.kind == VRB_OP_CHASE) {
-        load_kernel(chase_kernel);
-        LaunchGeometry one;
-        one.blocks = 1;
-        one.threads = 1;
-        return bind_launch(chase_kernel, one, 0, false, "launching the chase kernel",
-                           static_cast<const uint32_t *>(op.src1), op.count, op.src1_limit, scratch.words);
-    }
     switch (op.lanes) {
     case 1: return prepare<1>(op, scratch, shape);
     case 2: return prepare<2>(op, scratch, shape);

@@ -22,9 +22,10 @@ __global__ void __launch_bounds__(kThreads)
 {
     if (pattern == VRB_PATTERN_RANDOM) {
         const RandomLanes<L> random(global_thread(), grid_threads(), seed);
-        store_passes<L>(passes, dst, count, random);
+        store_passes<L>(passes, dst, thread_walk(count), random);
     } else {
-        store_passes<L>(passes, dst, count, [&](uint64_t i) { return pattern_element<L>(pattern, i, seed); });
+        store_passes<L>(passes, dst, thread_walk(count),
+                        [&](uint64_t i) { return pattern_element<L>(pattern, i, seed); });
     }
 }
 

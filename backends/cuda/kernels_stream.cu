@@ -1,5 +1,8 @@
 // The stream family: READ, WRITE, COPY, SCALE, ADD, TRIAD, DOT over elements of 1, 2
 // or 4 lanes, each thread moving full-width elements grid-stride, Unroll at a time.
+// These are the working-set sweep's kernels: each comes in two forms, WholeSet for a
+// set below one wave of the device (every block walks all of it) and shared out past
+// it (kernel_common.cuh: sweep_walk, kSweepReach).
 #include "kernel_common.cuh"
 
 #include <vrambench/plugin.h>
@@ -7,11 +10,12 @@
 namespace vrb::gpu {
 namespace {
 
-template <int L>
+template <int L, bool WholeSet>
 __global__ void __launch_bounds__(kThreads)
     read_kernel(uint32_t passes, const void *__restrict__ src, uint64_t count, uint64_t *__restrict__ partials)
 {
-    const GridWalk walk = thread_walk(count);
+    constexpr Reach R = kSweepReach<WholeSet>;
+    const ThreadWalk walk = sweep_walk<WholeSet>(count);
     const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
         grid_stride<kUnroll>(
             walk,
@@ -19,14 +23,14 @@ __global__ void __launch_bounds__(kThreads)
                 Lanes<L> v[kUnroll];
 #pragma unroll
                 for (unsigned k = 0; k < kUnroll; ++k)
-                    v[k] = load<L>(src, i + k * stride);
+                    v[k] = load<L, R>(src, i + k * stride);
 #pragma unroll
                 for (unsigned k = 0; k < kUnroll; ++k)
                     s.add(v[k]);
                 s.template added<L>();
             },
             [&](uint64_t i) {
-                s.add(load<L>(src, i));
+                s.add(load<L, R>(src, i));
                 s.template added<L>();
             });
     });
@@ -44,12 +48,13 @@ template <int L> __device__ __forceinline__ Lanes<L> products(const Lanes<L> &x,
     return r;
 }
 
-template <int L>
+template <int L, bool WholeSet>
 __global__ void __launch_bounds__(kThreads)
     dot_kernel(uint32_t passes, const void *__restrict__ a, const void *__restrict__ b, uint64_t count,
                uint64_t *__restrict__ partials)
 {
-    const GridWalk walk = thread_walk(count);
+    constexpr Reach R = kSweepReach<WholeSet>;
+    const ThreadWalk walk = sweep_walk<WholeSet>(count);
     const uint64_t sum = last_pass_sum(passes, [&](LaneSum &s) {
         grid_stride<kUnroll>(
             walk,
@@ -57,8 +62,8 @@ __global__ void __launch_bounds__(kThreads)
                 Lanes<L> x[kUnroll], y[kUnroll];
 #pragma unroll
                 for (unsigned k = 0; k < kUnroll; ++k) {
-                    x[k] = load<L>(a, i + k * stride);
-                    y[k] = load<L>(b, i + k * stride);
+                    x[k] = load<L, R>(a, i + k * stride);
+                    y[k] = load<L, R>(b, i + k * stride);
                 }
 #pragma unroll
                 for (unsigned k = 0; k < kUnroll; ++k)
@@ -66,7 +71,7 @@ __global__ void __launch_bounds__(kThreads)
                 s.template added<L>();
             },
             [&](uint64_t i) {
-                s.add(products(load<L>(a, i), load<L>(b, i)));
+                s.add(products(load<L, R>(a, i), load<L, R>(b, i)));
                 s.template added<L>();
             });
     });
@@ -74,11 +79,15 @@ __global__ void __launch_bounds__(kThreads)
     if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
-template <int L>
+// A whole-set walk starts each part at a multiple of 64 items with a block-wide stride,
+// so a thread's lanes keep the places they have at its first item in both parts.
+template <int L, bool WholeSet>
 __global__ void __launch_bounds__(kThreads)
     write_kernel(uint32_t passes, void *__restrict__ dst, uint64_t count, uint32_t seed)
 {
-    store_passes<L>(passes, dst, count, RandomLanes<L>(global_thread(), grid_threads(), seed));
+    const RandomLanes<L> random = WholeSet ? RandomLanes<L>(threadIdx.x, blockDim.x, seed)
+                                           : RandomLanes<L>(global_thread(), grid_threads(), seed);
+    store_passes<L>(passes, dst, sweep_walk<WholeSet>(count), random);
 }
 
 // dst = f(a, b) lane by lane; b is read only by the two-input operations.
@@ -112,12 +121,13 @@ template <int L, typename F> __device__ __forceinline__ Lanes<L> apply(const F &
     return r;
 }
 
-template <int L, typename F>
+template <int L, typename F, bool WholeSet>
 __global__ void __launch_bounds__(kThreads)
     map_kernel(uint32_t passes, void *__restrict__ dst, const void *__restrict__ a, const void *__restrict__ b,
                uint64_t count, F f)
 {
-    const GridWalk walk = thread_walk(count);
+    constexpr Reach R = kSweepReach<WholeSet>;
+    const ThreadWalk walk = sweep_walk<WholeSet>(count);
     for (uint32_t p = 0; p < passes; ++p)
         grid_stride<kUnroll>(
             walk,
@@ -125,9 +135,9 @@ __global__ void __launch_bounds__(kThreads)
                 Lanes<L> x[kUnroll], y[kUnroll];
 #pragma unroll
                 for (unsigned k = 0; k < kUnroll; ++k) {
-                    x[k] = load<L>(a, i + k * stride);
+                    x[k] = load<L, R>(a, i + k * stride);
                     if constexpr (F::two_inputs)
-                        y[k] = load<L>(b, i + k * stride);
+                        y[k] = load<L, R>(b, i + k * stride);
                     else
                         y[k] = x[k];
                 }
@@ -136,42 +146,48 @@ __global__ void __launch_bounds__(kThreads)
                     store<L>(dst, i + k * stride, apply<L>(f, x[k], y[k]));
             },
             [&](uint64_t i) {
-                const Lanes<L> x = load<L>(a, i);
+                const Lanes<L> x = load<L, R>(a, i);
                 if constexpr (F::two_inputs)
-                    store<L>(dst, i, apply<L>(f, x, load<L>(b, i)));
+                    store<L>(dst, i, apply<L>(f, x, load<L, R>(b, i)));
                 else
                     store<L>(dst, i, apply<L>(f, x, x));
             });
 }
 
+// Plans a sweep kernel and binds the form its geometry calls for: `kernel_for(whole_set)`
+// names the instance. Both forms have the same resources, so one occupancy answer fits.
+template <typename KernelFor, typename... Args>
+PreparedKernel prepare_sweep(KernelFor kernel_for, uint64_t count, const DeviceShape &shape, std::size_t shared,
+                             uint32_t max_blocks, bool partials, const char *what, Args... args)
+{
+    const LaunchGeometry g = plan_kernel(kernel_for(false), count, shape, shared, max_blocks, Planning::sweep);
+    if (g.whole_set) load_kernel(kernel_for(true));
+    return bind_launch(kernel_for(g.whole_set), g, g.threads * shared, partials, what, args...);
+}
+
 template <int L, typename F> PreparedKernel prepare_map(const KernelOp &op, F f, const DeviceShape &shape)
 {
-    const auto kernel = map_kernel<L, F>;
-    const LaunchGeometry g = plan_kernel(kernel, op.count, shape, 0, 0xffffffffu);
-    return bind_launch(kernel, g, 0, false, "launching a stream kernel", op.dst, op.src1, op.src2, op.count, f);
+    return prepare_sweep([](bool whole) { return whole ? map_kernel<L, F, true> : map_kernel<L, F, false>; }, op.count,
+                         shape, 0, 0xffffffffu, false, "launching a stream kernel", op.dst, op.src1, op.src2, op.count,
+                         f);
 }
 
 template <int L> PreparedKernel prepare(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape)
 {
     const std::size_t shared = kReductionBytesPerThread;
     switch (op.kind) {
-    case VRB_OP_READ: {
-        const auto kernel = read_kernel<L>;
-        const LaunchGeometry g = plan_kernel(kernel, op.count, shape, shared, scratch.capacity);
-        return bind_launch(kernel, g, g.threads * shared, true, "launching the read kernel", op.src1, op.count,
-                           scratch.partial_a);
-    }
-    case VRB_OP_DOT: {
-        const auto kernel = dot_kernel<L>;
-        const LaunchGeometry g = plan_kernel(kernel, op.count, shape, shared, scratch.capacity);
-        return bind_launch(kernel, g, g.threads * shared, true, "launching the dot kernel", op.src1, op.src2, op.count,
-                           scratch.partial_a);
-    }
-    case VRB_OP_WRITE: {
-        const auto kernel = write_kernel<L>;
-        const LaunchGeometry g = plan_kernel(kernel, op.count, shape, 0, 0xffffffffu);
-        return bind_launch(kernel, g, 0, false, "launching the write kernel", op.dst, op.count, op.seed);
-    }
+    case VRB_OP_READ:
+        return prepare_sweep([](bool whole) { return whole ? read_kernel<L, true> : read_kernel<L, false>; }, op.count,
+                             shape, shared, scratch.capacity, true, "launching the read kernel", op.src1, op.count,
+                             scratch.partial_a);
+    case VRB_OP_DOT:
+        return prepare_sweep([](bool whole) { return whole ? dot_kernel<L, true> : dot_kernel<L, false>; }, op.count,
+                             shape, shared, scratch.capacity, true, "launching the dot kernel", op.src1, op.src2,
+                             op.count, scratch.partial_a);
+    case VRB_OP_WRITE:
+        return prepare_sweep([](bool whole) { return whole ? write_kernel<L, true> : write_kernel<L, false>; },
+                             op.count, shape, 0, 0xffffffffu, false, "launching the write kernel", op.dst, op.count,
+                             op.seed);
     case VRB_OP_COPY: return prepare_map<L>(op, Copy{op.scalar}, shape);
     case VRB_OP_SCALE: return prepare_map<L>(op, Scale{op.scalar}, shape);
     case VRB_OP_ADD: return prepare_map<L>(op, Add{op.scalar}, shape);

@@ -47,6 +47,15 @@ L1Cache nvidia_l1(int major, int minor)
     return {};
 }
 
+uint32_t amd_l2_shared_by(std::string_view architecture, uint32_t compute_units)
+{
+    constexpr uint32_t cdna3_xcd_units = 38;
+    const std::string_view name = architecture.substr(0, architecture.find(':'));
+    const bool cdna3 = name == "gfx940" || name == "gfx941" || name == "gfx942";
+    if (!cdna3) return compute_units;
+    return compute_units > 0 && compute_units % cdna3_xcd_units == 0 ? cdna3_xcd_units : 0;
+}
+
 L1Cache amd_l1(std::string_view architecture)
 {
     // HIP appends the target's features: "gfx90a:sramecc+:xnack-".

@@ -23,4 +23,10 @@ L1Cache nvidia_l1(int major, int minor);
 // AMD, by architecture name ("gfx90a", "gfx942:sramecc+:xnack-"): one CU's vector L1.
 L1Cache amd_l1(std::string_view architecture);
 
+// AMD: how many of a device's `compute_units` CUs share one L2, which HIP does not say.
+// CDNA 3 (gfx940-942) has one L2 per XCD of 38 active CUs (MI300X: 8 x 38, MI300A: 6 x
+// 38, CDNA 3 whitepaper); other parts one L2 for the device (an MI250X's GCD is a device
+// of its own). 0 where a CDNA 3 part's CUs do not divide into XCDs of 38 (unknown).
+uint32_t amd_l2_shared_by(std::string_view architecture, uint32_t compute_units);
+
 } // namespace vrb::gpu

@@ -51,8 +51,7 @@ Preparer preparer_for(uint32_t kind)
     case VRB_OP_TRIAD:
     case VRB_OP_DOT: return prepare_stream_op;
     case VRB_OP_STRIDED_READ:
-    case VRB_OP_GATHER:
-    case VRB_OP_CHASE: return prepare_access_op;
+    case VRB_OP_GATHER: return prepare_access_op;
     case VRB_OP_FILL:
     case VRB_OP_CHECK: return prepare_pattern_op;
     default: fail(VRB_ERROR_UNSUPPORTED, "unknown operation kind " + std::to_string(kind));
@@ -84,6 +83,26 @@ uint64_t index_limit(const vrb_operation &op, uint64_t unit)
         fail(VRB_ERROR_INVALID_ARGUMENT, "operand src1 offset " + std::to_string(op.src1.offset) +
                                              " lies past its buffer of " + std::to_string(b.bytes) + " bytes");
     return (b.bytes - op.src1.offset) / unit;
+}
+
+// The chase's links go in memory of the chain's kind on the chain's device (a peer's,
+// read in place), so a step costs what a step through the chain itself would. Memory
+// the module cannot allocate again (imported from another API) leaves none: the chase
+// then walks the indices.
+ChaseMemory memory_like(const vrb_buffer &chain, uint64_t bytes)
+{
+    ChaseMemory memory;
+    const bool allocatable = chain.device_memory || chain.pinned_memory || chain.pageable_memory;
+    if (!allocatable) return memory;
+    try {
+        std::shared_ptr<vrb_buffer> links = chain.owner->alloc(chain.kind, bytes);
+        memory.address = links->device_address;
+        memory.owner = std::move(links);
+    } catch (const plugin::Failure &f) {
+        if (f.status() != VRB_ERROR_OUT_OF_MEMORY) throw;
+        memory = {}; // too little memory for the links: the indices will do
+    }
+    return memory;
 }
 
 KernelOp resolve(const vrb_operation &op)
@@ -141,17 +160,29 @@ void check_faults(const vrb_operation &op, const KernelOp &k, const std::array<u
 void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, uint32_t repetitions, double *seconds,
                  vrb_op_output &out)
 {
-    const KernelOp k = resolve(op);
+    KernelOp k = resolve(op);
+    if (op.kind == VRB_OP_CHASE)
+        k.chase_memory = [&op, &device](uint64_t bytes) {
+            ChaseMemory memory = memory_like(*op.src1.buffer, bytes);
+            make_current(device.ordinal); // a peer's chain: its links were allocated there
+            return memory;
+        };
     StreamHandle stream = device.stream.get();
     const Scratch &scratch = device.scratch;
-    const PreparedKernel kernel = preparer_for(op.kind)(k, scratch, device.shape);
+    const PreparedKernel kernel = op.kind == VRB_OP_CHASE ? prepare_chase_op(k, scratch, device.shape, stream)
+                                                          : preparer_for(op.kind)(k, scratch, device.shape);
     const bool faults = op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE;
     if (faults)
         check(memset_async(scratch.words, 0, kScratchWords * sizeof(uint64_t), stream), "clearing the fault record");
 
     // One launch per run: the kernels loop over the passes, each thread walking its
-    // items `passes` times, and answer with the last pass's result.
-    time_runs(device, repetitions, seconds, [&](RunEvents &) { kernel.launch(stream, passes); });
+    // items `passes` times, and answer with the last pass's result. Where every block
+    // walked the whole set, a pass moved it once per block: the passes made say so, so
+    // the core counts the bytes that moved.
+    const uint32_t kernel_passes = std::max(1u, std::min(passes, UINT32_MAX / kernel.copies));
+    out.passes = kernel_passes * kernel.copies;
+    if (kernel.copies > 1) out.flags |= VRB_OUTPUT_WHOLE_SET_PER_UNIT;
+    time_runs(device, repetitions, seconds, [&](RunEvents &) { kernel.launch(stream, kernel_passes); });
 
     if (faults) {
         std::array<uint64_t, kScratchWords> words{};
@@ -189,7 +220,7 @@ void vrb_device::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     make_current(ordinal);
     const auto repetitions = static_cast<uint32_t>(seconds.size());
     if (op.kind == VRB_OP_TRANSFER)
-        out.timer = run_transfer(*this, op, passes, repetitions, seconds.data());
+        out.timer = run_transfer(*this, op, passes, repetitions, seconds.data(), out.flags);
     else
         run_kernels(*this, op, passes, repetitions, seconds.data(), out);
 }

@@ -18,6 +18,7 @@ set(VRAMBENCH_GPU_HOST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/transfer.cpp)
 set(VRAMBENCH_GPU_KERNEL_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/kernels_access.cu
+  ${CMAKE_CURRENT_LIST_DIR}/kernels_chase.cu
   ${CMAKE_CURRENT_LIST_DIR}/kernels_pattern.cu
   ${CMAKE_CURRENT_LIST_DIR}/kernels_stream.cu)
 # GPU runtimes keep process-wide state (registered kernels, driver callbacks) that must

@@ -56,10 +56,19 @@ Copy resolve(const vrb_operand &dst, const vrb_operand &src)
 
 } // namespace
 
+bool runs_sequentially(const vrb_operation &op)
+{
+    if (op.src2.buffer == nullptr) return false;
+    for (const vrb_operand *o : {&op.dst, &op.src1, &op.dst2, &op.src2})
+        if (o->buffer && o->buffer->in_pageable_memory()) return true;
+    return false;
+}
+
 vrb_timer_kind run_transfer(vrb_device &device, const vrb_operation &op, uint32_t passes, uint32_t repetitions,
-                            double *seconds)
+                            double *seconds, uint32_t &flags)
 {
     const bool both_ways = op.src2.buffer != nullptr;
+    if (runs_sequentially(op)) flags |= VRB_OUTPUT_SEQUENTIAL;
     check_disjoint(op.dst, op.src1, op.count, "transfer src1 to dst");
     const Copy first = resolve(op.dst, op.src1);
     Copy second;

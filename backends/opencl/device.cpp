@@ -102,6 +102,11 @@ void Device::check_cancelled() const
         plugin::fail(VRB_ERROR_CANCELLED, "cancelled by the host");
 }
 
+uint64_t Device::whole_set_groups_for(uint64_t items) const
+{
+    return whole_set_groups({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, items);
+}
+
 uint64_t Device::groups_for(uint64_t items, uint32_t passes) const
 {
     return launch_groups({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, items, passes);
@@ -138,6 +143,7 @@ void Device::run(const vrb_operation &op, std::span<double> seconds, vrb_op_outp
             plugin::fail(VRB_ERROR_UNSUPPORTED,
                          "kernels cannot use memory kind \"" + buffer->kind().name + "\"; only TRANSFER can");
     }
+    out.passes = plugin::operation_passes(op);
     switch (op.kind) {
     case VRB_OP_TRANSFER: run_transfer(op, seconds, out); break;
     case VRB_OP_GATHER:
@@ -145,7 +151,6 @@ void Device::run(const vrb_operation &op, std::span<double> seconds, vrb_op_outp
     default: run_kernels(op, seconds, out); break;
     }
     out.timer = VRB_TIMER_PROFILING_EVENTS;
-    out.passes = plugin::operation_passes(op);
 }
 
 } // namespace vrb::opencl

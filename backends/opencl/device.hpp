@@ -37,6 +37,7 @@ class Device {
 
   private:
     struct Launch;
+    // Sets out.passes (times the groups, where each walked the whole set) and out.flags.
     void run_kernels(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
     void run_gather_or_chase(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
     void run_transfer(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out);
@@ -45,6 +46,7 @@ class Device {
     cl_mem results(uint64_t slots);
     std::vector<cl_ulong> read_results(uint64_t slots);
     uint64_t groups_for(uint64_t items, uint32_t passes) const;
+    uint64_t whole_set_groups_for(uint64_t items) const; // geometry.hpp's whole_set_groups
 
     const vrb_host_table *host_;
     std::string id_;

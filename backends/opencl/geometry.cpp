@@ -18,4 +18,12 @@ uint64_t launch_groups(const Geometry &g, uint64_t items, uint32_t passes)
     return std::clamp<uint64_t>(needed, 1, std::max<uint64_t>(per_unit ? g.compute_units : g.max_groups, 1));
 }
 
+uint64_t whole_set_groups(const Geometry &g, uint64_t items)
+{
+    if (g.cpu || g.groups_chosen || items == 0) return 0;
+    const uint64_t groups =
+        std::clamp<uint64_t>(g.compute_units * kGroupsPerGpuUnit, 1, std::max<uint64_t>(g.max_groups, 1));
+    return items < groups * std::max<uint32_t>(g.local_size, 1) ? groups : 0;
+}
+
 } // namespace vrb::opencl

@@ -17,4 +17,15 @@ struct Geometry {
 // Groups for one launch over `items` elements making `passes` passes (0 and 1: one).
 uint64_t launch_groups(const Geometry &g, uint64_t items, uint32_t passes);
 
+// Work-groups of 256 a GPU's compute unit keeps resident, as most do (2048 work-items):
+// OpenCL does not say, and a few too many only make a wave longer.
+inline constexpr uint64_t kGroupsPerGpuUnit = 8;
+
+// On a GPU, the groups that each walk all `items` of a stream operation when the items
+// are fewer than one wave of the device (kGroupsPerGpuUnit groups on every compute unit):
+// shared out, a 4 KiB set would keep a few of 132 units busy. 0 when the set is shared
+// out: it fills the device, the device is a CPU (each core a block of its own), or the
+// groups were chosen by option.
+uint64_t whole_set_groups(const Geometry &g, uint64_t items);
+
 } // namespace vrb::opencl

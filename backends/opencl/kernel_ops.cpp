@@ -17,6 +17,9 @@ namespace {
 
 enum Role { kDst = 0, kSrc1 = 1, kSrc2 = 2 };
 
+// The stream kernels' `flags` (kernels/width.cl): every group walks the whole set.
+constexpr cl_uint kWalkWholeSet = 1;
+
 struct Shape {
     const char *kernel = nullptr;
     bool uses[3] = {false, false, false};
@@ -88,11 +91,18 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     const std::vector<Piece> pieces = pieces_of(op.count, e, segment_bytes_, walks, buffers);
 
     cl_kernel kernel = program_->kernel(std::string(shape.kernel) + "_w" + std::to_string(lanes));
-    const cl_uint passes = plugin::operation_passes(op);
+    // A sweep's stream operation on a set below one wave: every group walks it whole, so
+    // a pass moves it once per group (the passes made say so) and group 0's sum is the answer.
+    const bool sweep_op = op.kind != VRB_OP_FILL && op.kind != VRB_OP_CHECK && op.kind != VRB_OP_STRIDED_READ;
+    const uint64_t whole = sweep_op && pieces.size() == 1 ? whole_set_groups_for(pieces[0].count) : 0;
+    const cl_uint asked = plugin::operation_passes(op);
+    const cl_uint passes = whole ? std::max<cl_uint>(1, std::min<uint64_t>(asked, UINT32_MAX / whole)) : asked;
+    out.passes = whole ? static_cast<uint32_t>(passes * whole) : passes;
+    if (whole) out.flags |= VRB_OUTPUT_WHOLE_SET_PER_UNIT;
     std::vector<uint64_t> groups(pieces.size()), slots(pieces.size());
     uint64_t total_slots = 0;
     for (std::size_t p = 0; p < pieces.size(); ++p) {
-        groups[p] = groups_for(pieces[p].count, passes);
+        groups[p] = whole ? whole : groups_for(pieces[p].count, passes);
         slots[p] = total_slots;
         total_slots += groups[p];
     }
@@ -128,6 +138,7 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
             arg<cl_uint>(kernel, 12, pattern);
             arg<cl_uint>(kernel, 13, passes);
             arg<cl_uint>(kernel, 14, static_cast<cl_uint>(slots[p]));
+            arg<cl_uint>(kernel, 15, whole ? kWalkWholeSet : 0u);
             const size_t global = groups[p] * local_size_, local = local_size_;
             cl_event event = nullptr;
             check(clEnqueueNDRangeKernel(queue_.get(), kernel, 1, nullptr, &global, &local, 0, nullptr, &event),
@@ -142,7 +153,7 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     const std::vector<cl_ulong> words = read_results(total_slots);
     if (shape.reduction) {
         uint64_t sum = 0;
-        for (uint64_t s = 0; s < total_slots; ++s)
+        for (uint64_t s = 0; s < (whole ? 1 : total_slots); ++s)
             sum += words[2 * s];
         out.checksum = sum;
         return;

@@ -173,6 +173,14 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
         split_pieces(op.count, e, shape.segment_bytes, accesses, kMaxPieceElements, max_span);
 
     const uint64_t element_stride = step / e; // in elements, between consecutive src1 reads
+    // A sweep's stream operation on a set below one wave: every workgroup walks it whole.
+    const DispatchShape filling = filling_shape(device_);
+    const bool sweep_op = kind_ != VRB_OP_FILL && kind_ != VRB_OP_CHECK && kind_ != VRB_OP_STRIDED_READ;
+    const bool units_known = filling_groups(units_of(device_.physical()), shape.dispatch.local_size) != 0;
+    const uint32_t whole = sweep_op && units_known && pieces.size() == 1
+                               ? whole_set_groups(pieces[0].count, filling.max_groups, shape.dispatch.local_size)
+                               : 0;
+    if (whole) copies_ = whole;
     for (std::size_t k = 0; k < pieces.size(); ++k) {
         const Piece &piece = pieces[k];
         SetPlan plan;
@@ -202,11 +210,14 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
         }
         set_plans_.push_back(std::move(plan));
 
-        for (const Slice &slice : slice_dispatch(piece.count, filling_shape(device_))) {
+        std::vector<Slice> slices = slice_dispatch(piece.count, filling);
+        if (whole) slices = {Slice{0, piece.count, whole}};
+        for (const Slice &slice : slices) {
             Dispatch d;
             d.set = static_cast<uint32_t>(k);
             d.groups = slice.groups;
-            d.iterations = per_invocation(slice, shape.dispatch.local_size);
+            d.iterations = whole ? per_invocation(Slice{0, slice.count, 1}, shape.dispatch.local_size)
+                                 : per_invocation(slice, shape.dispatch.local_size);
             PushConstants &p = d.push;
             p.count = narrow(slice.count, "a dispatch's element count");
             p.dst_base = narrow(base[binding::dst] + slice.first, "a dst index");
@@ -217,6 +228,7 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
             p.seed = op.seed;
             p.pattern = pattern;
             p.stride = piece.count > 1 ? narrow(element_stride, "a stride inside one segment") : 0;
+            if (whole) p.flags = kFlagWholeSet;
             if (answer_ != Answer::None) {
                 p.slot = slots_;
                 slots_ += slice.groups;
@@ -434,7 +446,8 @@ OperationAnswer ComputeOperation::finish() const
     };
     switch (answer_) {
     case Answer::Sum:
-        for (uint32_t s = 0; s < slots_; ++s)
+        // Where every workgroup walked the whole set, each slot holds the whole answer.
+        for (uint32_t s = 0; s < (copies_ > 1 ? 1u : slots_); ++s)
             answer.checksum += u64(s, 0);
         break;
     case Answer::Check: {

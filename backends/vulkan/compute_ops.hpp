@@ -39,6 +39,10 @@ class ComputeOperation {
     // end of its buffer.
     OperationAnswer finish() const;
 
+    // Times one pass moves the operation's bytes: the workgroups, where each walked the
+    // whole working set (a set below one wave of the device), else 1.
+    uint32_t copies() const { return copies_; }
+
   private:
     enum class Answer { None, Sum, Check, Gather, Chase };
 
@@ -75,6 +79,7 @@ class ComputeOperation {
     std::vector<Owned<VkBufferView>> views_;
     std::vector<Dispatch> dispatches_;
     uint32_t slots_ = 0;
+    uint32_t copies_ = 1; // workgroups that each walked the whole set (1: it was shared out)
     HostBuffer *results_ = nullptr;
     Owned<VkDescriptorPool> pool_;
     std::vector<VkDescriptorSet> sets_;

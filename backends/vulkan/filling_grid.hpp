@@ -1,6 +1,7 @@
 // How many workgroups fill a device once: every unit busy, none waiting for a second
-// wave. With the pass loop inside the shaders, a small working set is then timed over
-// the whole device's caches, and a large one streams with no tail of idle units.
+// wave. A large working set is shared out among them and streams with no tail of idle
+// units; one below a full wave is walked whole by every one of them (whole_set_groups
+// in splitting.hpp), so that at every size every unit works, each from its own caches.
 #pragma once
 
 #include <cstdint>

@@ -39,6 +39,9 @@ inline void set64(uint32_t (&field)[2], uint64_t value)
 // Segments of one operand a GATHER or CHASE shader can reach (CHAIN_SEGMENT_SLOTS in
 // shaders/chain.glsl).
 inline constexpr uint32_t kChainSegmentSlots = 16;
+// PushConstants::flags of a stream operation whose every workgroup walks the whole set
+// (FLAG_WHOLE_SET in shaders/common.glsl).
+inline constexpr uint32_t kFlagWholeSet = 2;
 
 // Binding numbers of the two descriptor set layouts.
 namespace binding {

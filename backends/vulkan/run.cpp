@@ -8,6 +8,7 @@
 #include "timing.hpp"
 #include "transfer_ops.hpp"
 
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -18,11 +19,17 @@ namespace {
 struct Outcome {
     uint32_t timer = 0;
     OperationAnswer answer;
+    uint32_t passes = 1; // of the whole operation's bytes, each run
+    uint32_t flags = 0;
 };
 
-Outcome run_compute(Device &device, const vrb_operation &op, uint32_t repetitions, uint32_t passes, double *seconds)
+Outcome run_compute(Device &device, const vrb_operation &op, uint32_t repetitions, uint32_t asked, double *seconds)
 {
     const ComputeOperation operation(device, op);
+    // Where every workgroup walked the whole set, a pass moved it once per workgroup:
+    // the passes made say so, so the core counts the bytes that moved.
+    const uint32_t copies = operation.copies();
+    const uint32_t passes = std::max(1u, std::min(asked, UINT32_MAX / copies));
     const QueueRef queue = device.queues().compute;
     const uint32_t bits = device.timestamp_bits(queue.family);
     Outcome outcome;
@@ -58,6 +65,8 @@ Outcome run_compute(Device &device, const vrb_operation &op, uint32_t repetition
         outcome.timer = VRB_TIMER_DEVICE_TIMESTAMPS;
     }
     outcome.answer = operation.finish();
+    outcome.passes = passes * copies;
+    if (copies > 1) outcome.flags |= VRB_OUTPUT_WHOLE_SET_PER_UNIT;
     return outcome;
 }
 
@@ -69,6 +78,7 @@ void run_operation(Device &device, const vrb_operation &op, std::span<double> se
     const auto repetitions = static_cast<uint32_t>(seconds.size());
     const uint32_t passes = plugin::operation_passes(op);
     Outcome outcome;
+    outcome.passes = passes;
     if (op.kind == VRB_OP_TRANSFER)
         outcome.timer = run_transfer(device, op, repetitions, passes, seconds.data());
     else
@@ -78,7 +88,8 @@ void run_operation(Device &device, const vrb_operation &op, std::span<double> se
     out.checksum = outcome.answer.checksum;
     out.mismatches = outcome.answer.mismatches;
     out.first_mismatch = outcome.answer.first_mismatch;
-    out.passes = passes;
+    out.passes = outcome.passes;
+    out.flags = outcome.flags;
 }
 
 } // namespace vrb::vulkan

@@ -54,4 +54,10 @@ std::vector<Slice> slice_dispatch(uint64_t count, const DispatchShape &shape)
     return slices;
 }
 
+uint32_t whole_set_groups(uint64_t count, uint32_t filling_groups, uint32_t local_size)
+{
+    if (count == 0 || filling_groups == 0 || local_size == 0) return 0;
+    return count < uint64_t(filling_groups) * local_size ? filling_groups : 0;
+}
+
 } // namespace vrb::vulkan

@@ -51,4 +51,11 @@ struct Slice {
 
 std::vector<Slice> slice_dispatch(uint64_t count, const DispatchShape &shape);
 
+// The workgroups that walk a stream operation's elements each whole: a working set below
+// one full wave of the device (`filling_groups` workgroups of `local_size`) would leave
+// most compute units (CPU threads, on lavapipe) without work if shared out, and the
+// units' own caches unused. 0 when the set is shared out: it fills the device, or
+// nothing says how many workgroups do (filling_groups 0).
+uint32_t whole_set_groups(uint64_t count, uint32_t filling_groups, uint32_t local_size);
+
 } // namespace vrb::vulkan

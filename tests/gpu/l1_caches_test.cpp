@@ -36,4 +36,14 @@ TEST(L1Caches, ClaimNothingForAnArchitectureTheyDoNotList)
     EXPECT_EQ(amd_l1("gfx94").bytes, 0u);
 }
 
+TEST(L2Sharing, GivesEachXcdOfACdna3PartItsOwnL2AndEveryOtherAmdPartOne)
+{
+    using vrb::gpu::amd_l2_shared_by;
+    EXPECT_EQ(amd_l2_shared_by("gfx942:sramecc+:xnack-", 304), 38u);  // MI300X: 8 XCDs
+    EXPECT_EQ(amd_l2_shared_by("gfx942", 228), 38u);                  // MI300A: 6 XCDs
+    EXPECT_EQ(amd_l2_shared_by("gfx942", 80), 0u);                    // XCDs of another size: unknown
+    EXPECT_EQ(amd_l2_shared_by("gfx90a:sramecc+:xnack-", 110), 110u); // an MI250X GCD is one device
+    EXPECT_EQ(amd_l2_shared_by("gfx1100", 96), 96u);
+}
+
 } // namespace

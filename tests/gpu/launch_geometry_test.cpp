@@ -15,6 +15,7 @@ using vrb::gpu::grid_stride_visits;
 using vrb::gpu::LaunchGeometry;
 using vrb::gpu::LaunchLimits;
 using vrb::gpu::plan_launch;
+using vrb::gpu::plan_sweep_launch;
 using u128 = unsigned __int128;
 
 constexpr unsigned kUnroll = 4; // as the kernels use
@@ -270,6 +271,106 @@ TEST(GridStride, LeavesThreadsPastTheLastItemIdle)
     EXPECT_EQ(g.blocks, 1u);
     for (uint64_t t = 10; t < g.grid_threads(); ++t)
         EXPECT_EQ(grid_stride_visits(10, t, g.grid_threads()), 0u);
+}
+
+// How many items block `block` of a planned sweep walks in one pass: all of them for a
+// whole-set plan, its threads' grid-stride shares otherwise; counted with the kernels' walks.
+uint64_t items_of_block(uint64_t count, const LaunchGeometry &g, uint32_t block)
+{
+    u128 total = 0;
+    for (uint32_t t = 0; t < g.threads; ++t) {
+        const vrb::gpu::ThreadWalk walk =
+            g.whole_set ? vrb::gpu::whole_set_walk(count, block, g.blocks, t, g.threads)
+                        : vrb::gpu::shared_walk(count, uint64_t(block) * g.threads + t, g.grid_threads());
+        total += walk.part[0].visits + walk.part[1].visits;
+    }
+    return static_cast<uint64_t>(total);
+}
+
+// Every sweep point from 4 KiB to 4 GiB, a quarter-octave apart, for each element width.
+void expect_every_unit_works_at_every_point(const LaunchLimits &l)
+{
+    const uint64_t resident = uint64_t(l.compute_units) * l.blocks_per_unit;
+    for (uint32_t element : {4u, 8u, 16u}) {
+        for (double bytes = 4096; bytes <= double(uint64_t(1) << 32); bytes *= 1.189207) {
+            const uint64_t count = static_cast<uint64_t>(bytes) / element;
+            const LaunchGeometry g = plan_sweep_launch(count, l);
+            // A full resident wave puts blocks_per_unit blocks on every unit.
+            ASSERT_EQ(g.blocks, resident) << count << " items of " << element << " bytes";
+            if (g.whole_set) {
+                for (uint32_t b : {0u, 1u, g.blocks / 2, g.blocks - 1})
+                    ASSERT_EQ(items_of_block(count, g, b), count) << "block " << b << " of " << count << " items";
+            } else {
+                // Shared out: the last block's first thread has an item, so every thread before it has one.
+                ASSERT_LT(uint64_t(g.blocks - 1) * g.threads, count) << count;
+                ASSERT_GE(count, g.grid_threads()) << count;
+            }
+        }
+    }
+}
+
+TEST(SweepLaunch, PutsWorkOnAll132SmsOfAnH200AtEverySweepPointFrom4KiB)
+{
+    expect_every_unit_works_at_every_point(h200());
+    const LaunchGeometry g = plan_sweep_launch(4096 / 4, h200());
+    EXPECT_TRUE(g.whole_set);
+    EXPECT_EQ(g.blocks, 132u * 8);
+    EXPECT_EQ(g.copies(), 132u * 8); // each block moved the set once a pass
+}
+
+TEST(SweepLaunch, PutsWorkOnAll304CusOfAnMi300xAtEverySweepPointFrom4KiB)
+{
+    expect_every_unit_works_at_every_point(mi300x());
+}
+
+TEST(SweepLaunch, SharesTheSetOutFromOneFullWaveOn)
+{
+    const LaunchLimits l = h200();
+    const uint64_t wave = 132u * 8 * 256;
+    EXPECT_TRUE(plan_sweep_launch(wave - 1, l).whole_set);
+    EXPECT_FALSE(plan_sweep_launch(wave, l).whole_set);
+    EXPECT_EQ(plan_sweep_launch(wave, l).copies(), 1u);
+    EXPECT_EQ(plan_sweep_launch(0, l).blocks, 0u);
+}
+
+TEST(SweepLaunch, EachBlockOfAWholeSetWalkVisitsEveryItemOnceFromItsOwnStart)
+{
+    const LaunchLimits l = tiny(); // 6 blocks of 64 threads
+    for (uint64_t count = 1; count < 6 * 64; ++count) {
+        const LaunchGeometry g = plan_sweep_launch(count, l);
+        ASSERT_TRUE(g.whole_set);
+        ASSERT_EQ(g.blocks, 6u);
+        for (uint32_t b = 0; b < g.blocks; ++b) {
+            std::vector<int> seen(count, 0);
+            std::vector<uint64_t> order;
+            for (uint32_t t = 0; t < g.threads; ++t) {
+                const vrb::gpu::ThreadWalk walk = vrb::gpu::whole_set_walk(count, b, g.blocks, t, g.threads);
+                grid_stride<kUnroll>(
+                    walk,
+                    [&](uint64_t i, uint64_t s) {
+                        for (unsigned k = 0; k < kUnroll; ++k)
+                            ++seen.at(i + k * s);
+                    },
+                    [&](uint64_t i) { ++seen.at(i); });
+                if (t == 0 && walk.part[0].visits) order.push_back(walk.part[0].first);
+            }
+            for (uint64_t i = 0; i < count; ++i)
+                ASSERT_EQ(seen[i], 1) << "item " << i << " of " << count << ", block " << b;
+            const uint64_t start = vrb::gpu::block_rotation(count, b, g.blocks);
+            EXPECT_EQ(start % 64, 0u);
+            EXPECT_LT(start, std::max<uint64_t>(count, 1));
+        }
+    }
+}
+
+TEST(SweepLaunch, SpreadsTheBlocksStartsOverALargerSet)
+{
+    // Blocks that all began at item 0 would meet the same lines at the same moment.
+    const uint64_t count = 132u * 8 * 256 - 1;
+    EXPECT_EQ(vrb::gpu::block_rotation(count, 0, 1056), 0u);
+    EXPECT_GT(vrb::gpu::block_rotation(count, 528, 1056), count / 2 - 64);
+    EXPECT_LT(vrb::gpu::block_rotation(count, 1055, 1056), count);
+    EXPECT_GE(vrb::gpu::block_rotation(count, 1055, 1056), count - count / 1056 - 64);
 }
 
 } // namespace

@@ -41,3 +41,36 @@ TEST(OpenclGeometry, AGpuGivesEveryWorkItemAnElementWhateverThePasses)
     EXPECT_EQ(launch_groups(gpu, 256 * 100, 9), 100u);
     EXPECT_EQ(launch_groups(gpu, uint64_t(1) << 30, 9), 64u * 32);
 }
+
+TEST(OpenclGeometry, OnAGpuEveryGroupOfAWaveWalksASetSmallerThanTheWave)
+{
+    // 64 units x 8 groups of 256: a wave of 131072 work-items.
+    EXPECT_EQ(whole_set_groups(gpu, 1024), 64u * kGroupsPerGpuUnit); // 4 KiB of 4-byte elements
+    EXPECT_EQ(whole_set_groups(gpu, 131071), 64u * kGroupsPerGpuUnit);
+    EXPECT_EQ(whole_set_groups(gpu, 131072), 0u); // a full wave: shared out
+    EXPECT_EQ(whole_set_groups(gpu, 0), 0u);
+}
+
+TEST(OpenclGeometry, EveryGpuUnitWorksAtEverySweepPointFrom4KiB)
+{
+    for (uint32_t element : {4u, 8u, 16u})
+        for (double bytes = 4096; bytes <= double(uint64_t(1) << 32); bytes *= 1.189207) {
+            const uint64_t items = static_cast<uint64_t>(bytes) / element;
+            const uint64_t whole = whole_set_groups(gpu, items);
+            if (whole)
+                EXPECT_EQ(whole, 64u * kGroupsPerGpuUnit) << items;
+            else { // shared out: a wave's groups or more, the last of them with an item too
+                const uint64_t groups = launch_groups(gpu, items, 1);
+                EXPECT_GE(groups, 64u * kGroupsPerGpuUnit) << items;
+                EXPECT_LT((groups - 1) * gpu.local_size, items) << items;
+            }
+        }
+}
+
+TEST(OpenclGeometry, NoSetIsWalkedWholeOnACpuOrWithGroupsChosenByOption)
+{
+    EXPECT_EQ(whole_set_groups(cpu, 10), 0u);
+    Geometry chosen = gpu;
+    chosen.groups_chosen = true;
+    EXPECT_EQ(whole_set_groups(chosen, 10), 0u);
+}

@@ -21,11 +21,31 @@
     const ulong walk_first = min(get_global_id(0) * walk_block, count);                                        \
     const ulong walk_end = min(walk_first + walk_block, count)
 #define walk_step 1
+#define STREAM_WALK WALK
+#define PASS_FIRST(p) walk_first
 #else
 #define WALK                                                                                                   \
     const ulong walk_first = get_global_id(0);                                                                 \
     const ulong walk_end = count;                                                                              \
     const ulong walk_step = get_global_size(0)
+// A stream kernel's walk: with WALK_WHOLE_SET in its flags (a set below one wave of the
+// device) every work-group walks all the elements, so every compute unit works on it.
+#define WALK_WHOLE_SET 1u
+#define STREAM_WALK                                                                                            \
+    const bool walk_whole = (flags & WALK_WHOLE_SET) != 0u;                                                    \
+    const ulong walk_first = walk_whole ? get_local_id(0) : get_global_id(0);                                  \
+    const ulong walk_end = count;                                                                              \
+    const ulong walk_step = walk_whole ? (ulong)LOCAL_SIZE : get_global_size(0)
+// Where pass p of a reading kernel starts. A set shared out among the groups would be
+// re-read by each group from its own unit's L1, and the L1s together (132 x 256 KiB on an
+// H200) would pass for an L2: each pass moves every group's share on by ROTATION_GROUPS
+// groups, so what a unit read last pass is another unit's this one (eight, so a share
+// stays on its die where consecutive groups go to dies with L2s of their own).
+#define ROTATION_GROUPS 8u
+#define PASS_FIRST(p)                                                                                          \
+    (walk_whole ? walk_first                                                                                   \
+                : ((get_group_id(0) + (ulong)(p)*ROTATION_GROUPS) % get_num_groups(0)) * LOCAL_SIZE +          \
+                      get_local_id(0))
 #endif
 
 #ifdef CPU_TUNED

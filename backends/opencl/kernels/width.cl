@@ -6,7 +6,7 @@
 #define STREAM_ARGS                                                                                            \
     global ELEM *dst, global const ELEM *src1, global const ELEM *src2, global ulong2 *results, ulong count,    \
         ulong dst_base, ulong src1_base, ulong src2_base, ulong first_lane, ulong stride, uint scalar,         \
-        uint seed, uint pattern, uint passes, uint slot
+        uint seed, uint pattern, uint passes, uint slot, uint flags
 
 ulong FN(lane_total)(ELEM t, ELEM h)
 {
@@ -27,11 +27,11 @@ ulong FN(lane_total)(ELEM t, ELEM h)
     kernel void FN(NAME)(STREAM_ARGS)                                                                          \
     {                                                                                                          \
         local ulong scratch[LOCAL_SIZE];                                                                       \
-        WALK;                                                                                                  \
+        STREAM_WALK;                                                                                                \
         ulong total = 0, before_last = 0;                                                                      \
         for (uint p = 0u; p < PASS_COUNT; ++p) {                                                               \
             if (p + 1u == PASS_COUNT) before_last = total;                                                     \
-            for (ulong i = walk_first; i < walk_end;) {                                                        \
+            for (ulong i = PASS_FIRST(p); i < walk_end;) {                                                     \
                 uint n = (uint)min((ulong)CHUNK, (walk_end - i - 1) / walk_step + 1);                          \
                 ELEM t = 0, h = 0;                                                                             \
                 for (; n > 0u; --n, i += walk_step) {                                                          \
@@ -103,9 +103,9 @@ REDUCTION(strided, src1[src1_base + i * stride])
 #define ELEMENTWISE(NAME, VALUE)                                                                               \
     kernel void FN(NAME)(STREAM_ARGS)                                                                          \
     {                                                                                                          \
-        WALK;                                                                                                  \
+        STREAM_WALK;                                                                                                \
         for (uint p = 0u; p < PASS_COUNT; ++p)                                                                 \
-            for (ulong i = walk_first; i < walk_end; i += walk_step)                                           \
+            for (ulong i = PASS_FIRST(p); i < walk_end; i += walk_step)                                        \
                 dst[dst_base + i] = VALUE;                                                                     \
     }
 
@@ -123,7 +123,7 @@ kernel void FN(fill)(STREAM_ARGS)
     for (uint j = get_local_id(0); j < VRB_PATTERN_BLOCK_LANES; j += get_local_size(0))
         block[j] = vrb_pattern_block_lane(j, seed);
     barrier(CLK_LOCAL_MEM_FENCE);
-    WALK;
+    STREAM_WALK;
     const bool random = pattern >= VRB_PATTERN_RANDOM;
     for (uint p = 0u; p < PASS_COUNT; ++p)
         for (ulong i = walk_first; i < walk_end; i += walk_step) {
@@ -157,7 +157,7 @@ kernel void FN(fill)(STREAM_ARGS)
 kernel void FN(check)(STREAM_ARGS)
 {
     local ulong scratch[LOCAL_SIZE];
-    WALK;
+    STREAM_WALK;
     ulong mismatches = 0, before_last = 0, first = ULONG_MAX;
     for (uint p = 0u; p < PASS_COUNT; ++p) {
         if (p + 1u == PASS_COUNT) before_last = mismatches;

@@ -39,6 +39,8 @@ void time_transfer(ProbeResult &point, const ProbeContext &ctx, const CurvePlan 
     // A copy touches its source and its destination: twice the bytes, per direction.
     set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,
                   2 * bytes * directions);
+    // Both directions were asked for at once; the module says when they ran one after the other.
+    if (directions == 2) point.parameters["directions_at_once"] = !(t.timing.output.flags & VRB_OUTPUT_SEQUENTIAL);
 }
 
 uint32_t pattern_element_bytes(uint64_t bytes, uint64_t offset)

@@ -127,6 +127,35 @@ std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads
     return caches;
 }
 
+std::vector<CacheReach> plan_sweep_caches(const DeviceRecord &device)
+{
+    std::vector<CacheReach> caches = plan_caches(device, std::max<uint32_t>(device.info.compute_units, 1));
+    if (device.info.type != VRB_DEVICE_CPU)
+        for (CacheReach &c : caches)
+            if (c.level == 1) c.fewest = c.most = 1;
+    return caches;
+}
+
+std::vector<PlannedPlateau> sweep_plateaus(const DeviceRecord &device, const std::vector<uint64_t> &sizes)
+{
+    std::vector<PlannedPlateau> out;
+    uint64_t past = 0; // every size up to here belongs to a nearer level
+    for (const CacheReach &c : plan_sweep_caches(device)) {
+        PlannedPlateau p;
+        p.name = fmt::format("L{}", c.level);
+        p.from_bytes = past;
+        p.to_bytes = c.bytes * c.fewest;
+        past = std::max(past, c.bytes * c.most);
+        if (p.to_bytes <= p.from_bytes) continue; // hidden by the level before it
+        out.push_back(p);
+    }
+    if (past > 0) out.push_back({"memory", 2 * past, UINT64_MAX, 0});
+    for (PlannedPlateau &p : out)
+        p.points = static_cast<std::size_t>(
+            std::count_if(sizes.begin(), sizes.end(), [&](uint64_t x) { return x > p.from_bytes && x <= p.to_bytes; }));
+    return out;
+}
+
 namespace {
 
 // A size `factor` x the cache a plan sizes from (at least `floor`, when one is given),

@@ -118,6 +118,24 @@ inline uint32_t chase_reps(const CurvePlan &plan, uint64_t footprint)
 // cache of plan_cache() when the API stops short of it.
 std::vector<CacheReach> plan_caches(const DeviceRecord &device, uint32_t threads);
 
+// The caches a working-set sweep's plateaus are named after. On a GPU a compute unit's
+// L1 reaches that one L1, however many units there are: below one wave of the device
+// every unit walks the whole set, and past it the GPU modules keep the shares out of
+// the units' L1s (loads past L1 on CUDA and HIP, a share moved on every pass in Vulkan),
+// so the L1s never add up to pass for an L2. On a CPU each core's share stays its own.
+std::vector<CacheReach> plan_sweep_caches(const DeviceRecord &device);
+
+// The plateaus a sweep over `sizes` should find: each cache level's (L1, L2 ...: the
+// sizes past every reach of the level before it and within the least reach of its own)
+// and memory's (from twice the largest reach of the last cache on), with the points
+// of the sweep that fall inside each.
+struct PlannedPlateau {
+    std::string name;
+    uint64_t from_bytes = 0, to_bytes = 0;
+    std::size_t points = 0;
+};
+std::vector<PlannedPlateau> sweep_plateaus(const DeviceRecord &device, const std::vector<uint64_t> &sizes);
+
 // Strides 1, 2, 4 ... elements of `element_bytes` up to at least `page_bytes`.
 std::vector<uint64_t> stride_plan(Suite suite, uint32_t element_bytes, uint64_t page_bytes = 4096);
 // Byte offsets 0 ... at least 256, multiples of element_bytes.

@@ -85,6 +85,13 @@ ProbePlan plan_sweep_probe(const DeviceRecord &device, const ProbeOptions &optio
                {"to_bytes", sizes.back()},
                {"points", sizes.size()},
                {"operations", {"read", "write", "copy"}}};
+    nlohmann::json plateaus = nlohmann::json::array();
+    for (const PlannedPlateau &plateau : sweep_plateaus(device, sizes))
+        plateaus.push_back({{"name", plateau.name},
+                            {"from_bytes", plateau.from_bytes},
+                            {"to_bytes", std::min(plateau.to_bytes, sizes.back())},
+                            {"points", plateau.points}});
+    p.sizes["plateaus"] = std::move(plateaus);
     p.cost.runs.push_back(fill(static_cast<double>(sizes.back())));
     for (uint64_t x : sizes) {
         const double bytes = static_cast<double>(x);

@@ -30,6 +30,15 @@ ProbeResult measure_stream_point(const ProbeContext &ctx, std::string_view probe
         const uint64_t per_pass = bytes_moved(p.kind, p.element_bytes, count).total();
         set_bandwidth(r, t.timing, per_pass * t.passes, ctx, per_pass);
         r.parameters["passes"] = t.passes;
+        // What each compute unit's caches had to hold: all of it where every unit walked
+        // the whole set (the module says so: a set below one wave of the device), else
+        // the unit's share.
+        const bool whole = t.timing.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT;
+        const auto &info = ctx.record.info;
+        const uint32_t units = (info.known & VRB_KNOWN_COMPUTE_UNITS) ? info.compute_units : 0;
+        r.parameters["working_set_bytes"] = per_pass;
+        r.parameters["every_unit_walks_the_whole_set"] = whole;
+        if (whole || units > 0) r.parameters["per_unit_working_set_bytes"] = whole ? per_pass : per_pass / units;
         const uint64_t first = p.offset / 4;
         if (p.kind == VRB_OP_READ) {
             const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, p.src_seed, first, lanes);

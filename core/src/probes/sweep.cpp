@@ -49,7 +49,7 @@ class SweepProbe final : public Probe {
         auto dst = ctx.device.acquire(kind, sizes.back());
         fill_random(ctx.device, *src, sizes.back(), sweep_seed_src);
 
-        const auto caches = plan_caches(ctx.record, std::max<uint32_t>(ctx.record.info.compute_units, 1));
+        const auto caches = plan_sweep_caches(ctx.record);
         const Pace pace{plan.warmups, plan.reps, plan.target_seconds};
         constexpr std::array<vrb_op_kind, 3> ops{VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY};
         std::size_t step = 0;
@@ -68,7 +68,10 @@ class SweepProbe final : public Probe {
                 p.src_seed = sweep_seed_src;
                 p.write_seed = sweep_seed_write + static_cast<uint32_t>(i);
                 const ProbeResult point = measure_stream_point(ctx, id(), p, pace);
-                curve.add(static_cast<double>(x), point, {{"passes", point.parameters.value("passes", 1)}});
+                nlohmann::json detail = {{"passes", point.parameters.value("passes", 1)}};
+                for (const char *key : {"every_unit_walks_the_whole_set", "per_unit_working_set_bytes"})
+                    if (point.parameters.contains(key)) detail[key] = point.parameters[key];
+                curve.add(static_cast<double>(x), point, std::move(detail));
             }
             ProbeResult r = make_result(ctx, id());
             r.parameters = {{"operation", op_name(op)},

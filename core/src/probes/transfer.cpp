@@ -122,6 +122,7 @@ class TransferProbe final : public Probe {
                             {"repetitions", plan.reps},
                             {"size_rule", plan.size_rule},
                             {"bytes_counted", "once per direction"}};
+            if (route.both) r.parameters["directions_at_once"] = true;
             r.byte_counting = std::string(route.both ? "2 x " : "") +
                               "count bytes per direction, each byte counted once (not again as written), per pass, "
                               "times the passes each run made";
@@ -140,8 +141,19 @@ class TransferProbe final : public Probe {
                     const uint64_t bytes = sizes[i];
                     ctx.progress(fmt::format("{} {}", route.name, format_size(bytes)),
                                  (n + static_cast<double>(i) / sizes.size()) / all.size());
-                    curve.add(static_cast<double>(bytes), measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(),
-                                                                  transfer_seed_scramble + i));
+                    const ProbeResult point =
+                        measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(), transfer_seed_scramble + i);
+                    // "Both directions" is only true where the copies ran at once.
+                    if (point.parameters.value("directions_at_once", true) == false) {
+                        r.parameters["directions_at_once"] = false;
+                        r.parameters["both_directions_note"] =
+                            "the API made the two copies one after the other (pageable host memory is copied "
+                            "synchronously with the host): the figure is of both directions in turn, not at once";
+                    }
+                    curve.add(static_cast<double>(bytes), point,
+                              route.both ? nlohmann::json{{"directions_at_once",
+                                                           point.parameters.value("directions_at_once", true)}}
+                                         : nlohmann::json::object());
                 }
             } catch (const Error &e) {
                 mark_run_failed(r, e);

@@ -324,8 +324,20 @@ typedef struct vrb_op_output {
     uint64_t mismatches;
     uint64_t first_mismatch; /* lane index, valid when mismatches > 0 */
     uint32_t passes;         /* passes each run made (vrb_operation.passes); 0: one */
-    uint32_t reserved;
+    uint32_t flags;          /* vrb_output_flags: how the runs were made; 0: as asked (all a 1.5 module says) */
 } vrb_op_output;
+
+/* Bits of vrb_op_output.flags. The word was reserved (left 0) before, so a module that
+ * never sets it says nothing more than the operation's definition. */
+typedef enum vrb_output_flags {
+    /* Every compute unit walked the whole working set, which was too small to share
+     * out among the device's units: each unit's caches held all of it. `passes` counts
+     * the walks of all units, so bytes = passes x the operation's bytes still holds. */
+    VRB_OUTPUT_WHOLE_SET_PER_UNIT = 1u << 0,
+    /* A TRANSFER in both directions made its two copies one after the other, not at
+     * once (e.g. CUDA copies pageable host memory synchronously with the host). */
+    VRB_OUTPUT_SEQUENTIAL = 1u << 1
+} vrb_output_flags;
 
 typedef enum vrb_timer_kind {
     VRB_TIMER_HOST_MONOTONIC = 1,    /* a monotonic host clock (CLOCK_MONOTONIC, steady_clock) around the run */

@@ -190,7 +190,10 @@ inline constexpr uint32_t kPciVendorId = 0;
 inline constexpr const char *kDescription = "the recording stand-in of the GPU runtime";
 inline constexpr const char *kKernelDriverFile = "/nonexistent/standin-driver-version";
 inline constexpr const char *kKernelDriverMarker = nullptr;
-inline constexpr bool kL2SharedByAllUnits = true;
+inline uint32_t l2_shared_by(const char *, uint32_t compute_units)
+{
+    return compute_units;
+}
 
 inline standinError_t keep_in_host_memory(void *p, std::size_t bytes, int device)
 {

@@ -26,5 +26,9 @@ PreparedKernel prepare_pattern_op(const KernelOp &, const Scratch &, const Devic
 {
     no_kernels();
 }
+PreparedKernel prepare_chase_op(const KernelOp &, const Scratch &, const DeviceShape &, StreamHandle)
+{
+    no_kernels();
+}
 
 } // namespace vrb::gpu

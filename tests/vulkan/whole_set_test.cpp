@@ -1,0 +1,137 @@
+// A working set below one wave of the device, on the device the machine has (lavapipe
+// in CI): every workgroup walks it whole, the run says so, and its passes count every
+// workgroup's walk, so the core counts the bytes that moved; the answer is one pass's.
+#include "backend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace vrb::vulkan::test {
+namespace {
+
+uint32_t device_kind(vrb_device *device)
+{
+    for (const Kind &k : memory_kinds(device))
+        if (k.info.flags & VRB_MEMORY_DEVICE_ACCESS) return k.index;
+    ADD_FAILURE() << "no memory kind a shader can use";
+    return 0;
+}
+
+vrb_operation operation(vrb_op_kind kind, uint64_t count, uint32_t passes)
+{
+    vrb_operation op{};
+    op.struct_size = sizeof op;
+    op.kind = kind;
+    op.element_bytes = 4;
+    op.count = count;
+    op.stride = 1;
+    op.passes = passes;
+    return op;
+}
+
+TEST(WholeSet, a_small_read_is_walked_by_every_workgroup_and_the_run_says_so)
+{
+    for (const char *tuning : kTunings) {
+        SCOPED_TRACE(std::string(tuning) + " shaders");
+        vrb_device *device = shared_device(tuning);
+        ASSERT_NE(device, nullptr);
+        // Below a wave of any device: lavapipe's is its threads' workgroups of 8 lanes.
+        const uint64_t count = 7;
+        std::vector<uint32_t> data(count);
+        std::iota(data.begin(), data.end(), 0xfffffff0u); // lanes that wrap a 32-bit sum
+        const uint64_t want = std::accumulate(data.begin(), data.end(), uint64_t(0));
+        BufferPtr src = alloc(device, device_kind(device), count * 4);
+        upload(src.get(), 0, data);
+        vrb_operation op = operation(VRB_OP_READ, count, 3);
+        op.src1 = {src.get(), 0};
+        const RunResult r = run(device, op);
+        EXPECT_TRUE(r.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+        // Several workgroups each made the three passes.
+        EXPECT_GT(r.output.passes, 3u);
+        EXPECT_EQ(r.output.passes % 3, 0u);
+        EXPECT_EQ(r.output.checksum, want);
+    }
+}
+
+TEST(WholeSet, a_small_copy_walked_by_every_workgroup_writes_each_element_once_over)
+{
+    for (const char *tuning : kTunings) {
+        SCOPED_TRACE(std::string(tuning) + " shaders");
+        vrb_device *device = shared_device(tuning);
+        ASSERT_NE(device, nullptr);
+        const uint64_t count = 7;
+        std::vector<uint32_t> data(count);
+        std::iota(data.begin(), data.end(), 7u);
+        const uint32_t kind = device_kind(device);
+        BufferPtr src = alloc(device, kind, count * 4);
+        BufferPtr dst = alloc(device, kind, count * 4);
+        upload(src.get(), 0, data);
+        upload(dst.get(), 0, std::vector<uint32_t>(count, 0));
+        vrb_operation op = operation(VRB_OP_TRIAD, count, 2);
+        op.scalar = 3;
+        op.src1 = {src.get(), 0};
+        op.src2 = {src.get(), 0};
+        op.dst = {dst.get(), 0};
+        const RunResult r = run(device, op);
+        EXPECT_TRUE(r.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+        const std::vector<uint32_t> got = download<uint32_t>(dst.get(), 0, count);
+        for (uint64_t i = 0; i < count; ++i)
+            ASSERT_EQ(got[i], data[i] + 3 * data[i]) << "element " << i;
+    }
+}
+
+TEST(WholeSet, a_set_past_one_wave_is_shared_out_and_its_passes_are_those_asked_for)
+{
+    vrb_device *device = shared_device();
+    ASSERT_NE(device, nullptr);
+    const uint64_t count = uint64_t(16) << 20; // 64 MiB: past a wave of any device here
+    BufferPtr src = alloc(device, device_kind(device), count * 4);
+    vrb_operation op = operation(VRB_OP_READ, count, 2);
+    op.src1 = {src.get(), 0};
+    const RunResult r = run(device, op);
+    EXPECT_FALSE(r.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+    EXPECT_EQ(r.output.passes, 2u);
+}
+
+TEST(WholeSet, a_shared_out_set_whose_shares_move_on_each_pass_still_reads_and_copies_each_element_once_a_pass)
+{
+    // On the GPU shaders each pass moves every workgroup's share on (PASS_FIRST), so no
+    // unit re-reads its own share from its L1; every pass must still cover the set once.
+    for (const char *tuning : kTunings) {
+        SCOPED_TRACE(std::string(tuning) + " shaders");
+        vrb_device *device = shared_device(tuning);
+        ASSERT_NE(device, nullptr);
+        const uint64_t count = 200'003;
+        std::vector<uint32_t> data(count);
+        for (uint64_t i = 0; i < count; ++i)
+            data[i] = uint32_t(i * 2654435761u);
+        const uint64_t want = std::accumulate(data.begin(), data.end(), uint64_t(0));
+        const uint32_t kind = device_kind(device);
+        BufferPtr src = alloc(device, kind, count * 4);
+        BufferPtr dst = alloc(device, kind, count * 4);
+        upload(src.get(), 0, data);
+        upload(dst.get(), 0, std::vector<uint32_t>(count, 0));
+        for (uint32_t passes : {2u, 3u, 9u}) {
+            vrb_operation read = operation(VRB_OP_READ, count, passes);
+            read.src1 = {src.get(), 0};
+            const RunResult r = run(device, read);
+            EXPECT_FALSE(r.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+            EXPECT_EQ(r.output.checksum, want) << passes << " passes";
+            vrb_operation scale = operation(VRB_OP_SCALE, count, passes);
+            scale.scalar = 5;
+            scale.src1 = {src.get(), 0};
+            scale.dst = {dst.get(), 0};
+            run(device, scale);
+            const std::vector<uint32_t> got = download<uint32_t>(dst.get(), 0, count);
+            for (uint64_t i = 0; i < count; ++i)
+                ASSERT_EQ(got[i], 5 * data[i]) << "element " << i << ", " << passes << " passes";
+        }
+    }
+}
+
+} // namespace
+} // namespace vrb::vulkan::test
