@@ -203,3 +203,23 @@ TEST(Plans, StepAStandardChasePastTheCacheByDoublingWithTwoRunsEach)
     EXPECT_EQ(f.coarse_from, 0u);
     EXPECT_EQ(f.to, 400 * MiB);
 }
+
+TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfItsWholeSpan)
+{
+    vrb::test::Description unknown;
+    unknown.vendor = 0x10de;
+    unknown.device = 0xffff; // in no table
+    unknown.memory_gib = 180;
+    unknown.compute_units = 148;
+    const auto device = vrb::test::describe(unknown);
+    ASSERT_EQ(device.last_level_cache_bytes(), 0u);
+    const vrb::CurvePlan plan = vrb::plan_chase(device, {});
+    EXPECT_EQ(plan.to, 1ull << 30);
+    // Past a 126 MB L2 (a B200's) by far: the largest point is one lap of the span.
+    EXPECT_GE(plan.most_steps * vrb::line_bytes, plan.to);
+    EXPECT_EQ(plan.coarse_from, 64 * MiB);
+    EXPECT_EQ(vrb::chase_warmups(plan, 1ull << 30, 0), 0u);
+    const auto plan_all = vrb::plan_device(device, every_probe(), {});
+    EXPECT_EQ(find(plan_all, "latency.chase").sizes["largest_footprint_bytes"].get<uint64_t>(), 1ull << 30);
+    EXPECT_LE(plan_all.seconds, 90.0) << vrb::plan_text(plan_all);
+}

@@ -241,22 +241,30 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     plan.to = reach.bytes;
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
-    plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
-    if (standard && llc && !options.repetitions) {
-        plan.coarse_from = llc;
-        plan.memory_reps = 2;
-        plan.size_rule += "; past the cache at 2 x and 4 x it, two runs each";
-    }
+    std::string limits;
     if (plan.to > most_chain_bytes) {
         plan.to = most_chain_bytes;
-        plan.size_rule += fmt::format("; capped to {}, as far as 32-bit links reach", format_size(most_chain_bytes));
+        limits += fmt::format("; capped to {}, as far as 32-bit links reach", format_size(most_chain_bytes));
         plan.reason = "limit";
     }
     if (const uint64_t memory = free_memory(device); memory && plan.to > memory / 4) {
         plan.to = memory / 4;
-        plan.size_rule += fmt::format("; capped to a quarter of the {} free", format_size(memory));
+        limits += fmt::format("; capped to a quarter of the {} free", format_size(memory));
         plan.reason = "limit";
     }
+    // With no cache size known, nothing says where memory starts: the largest point is
+    // one lap of its whole span (a B200's 126 MB L2 would hold a 64 MiB walk), and the
+    // grid doubles past 64 MiB so those laps stay few.
+    const bool unknown = !llc && !quick;
+    if (unknown) plan.most_steps = std::max<uint64_t>(plan.least_steps, plan.to / line_bytes);
+    plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
+    if (standard && (llc || unknown) && !options.repetitions) {
+        plan.coarse_from = llc ? llc : 64ull << 20;
+        plan.memory_reps = 2;
+        plan.size_rule += llc ? "; past the cache at 2 x and 4 x it, two runs each"
+                              : "; one lap of the whole span at its largest point, doubling past 64 MiB, two runs each";
+    }
+    plan.size_rule += limits;
     return plan;
 }
 

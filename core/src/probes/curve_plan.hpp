@@ -104,10 +104,12 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options);
 // The chase's working sets: the grid of `ratio` to coarse_from, doubling past it.
 std::vector<uint64_t> chase_sizes(const CurvePlan &plan);
-// The chase's warm-up runs at a point of `footprint` bytes: none past the last-level cache.
+// The chase's warm-up runs at a point of `footprint` bytes: none past the last-level cache
+// (or past coarse_from), where a run's lap leaves nothing a cache could keep.
 inline uint32_t chase_warmups(const CurvePlan &plan, uint64_t footprint, uint64_t last_level)
 {
-    return last_level && footprint > last_level ? 0 : plan.warmups;
+    return (last_level && footprint > last_level) || (plan.coarse_from && footprint > plan.coarse_from) ? 0
+                                                                                                        : plan.warmups;
 }
 // Its timed runs: memory_reps past coarse_from, where it is set.
 inline uint32_t chase_reps(const CurvePlan &plan, uint64_t footprint)
