@@ -209,7 +209,7 @@ nlohmann::json to_json(const DeviceRecord &d)
     j["last_level_cache"] = to_json(d.last_level_cache());
     if (d.link) {
         j["link"] = *d.link;
-        if (d.link->is_null()) unknown["link"] = d.link_unknown;
+        if (d.link->is_null()) unknown["link"] = d.link_unknown.empty() ? "not read" : d.link_unknown;
     }
     j["unknown"] = unknown;
     return j;
