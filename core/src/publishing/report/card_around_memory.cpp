@@ -73,8 +73,8 @@ json card_around_memory_section(const Card &card)
                         text_or(link, "taken", "")});
         section["tables"].push_back(std::move(links));
     } else if (card.device->contains("link")) {
-        section["notes"].push_back(
-            "PCIe link: none: " + text_or(object_or_empty(*card.device, "unknown"), "link", "not read") + ".");
+        section["notes"].push_back("PCIe link: none (" +
+                                   text_or(object_or_empty(*card.device, "unknown"), "link", "not read") + ").");
     }
     json table = make_table({"figure", "value", "of peak", "of link", "busy %", "memory busy %", "core clock",
                              "power of limit", "throttled", "telemetry"});
@@ -98,7 +98,8 @@ json card_around_memory_section(const Card &card)
                      throttled.contains("reasons") && throttled["reasons"].is_array()
                          ? fmt::format("{}", fmt::join(throttled["reasons"].get<std::vector<std::string>>(), ", "))
                          : "no",
-                     fmt::format("{}, {} samples", text_or(t, "source", "none"), count_or(t, "samples", 0))});
+                     fmt::format("{}, {} sample{}", text_or(t, "source", "none"), count_or(t, "samples", 0),
+                                 count_or(t, "samples", 0) == 1 ? "" : "s")});
         }
     if (!table["rows"].empty()) {
         section["notes"].push_back(
