@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <vrambench/core/card/telemetry.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/backend.hpp>
 #include <vrambench/core/modules/registry.hpp>
@@ -314,6 +315,14 @@ int cmd_run(const Options &o, int argc, char **argv)
         std::fprintf(stderr, "vrambench: %zu figure%s above the device's peak (status suspect)%s\n",
                      outcome.suspect_results, outcome.suspect_results == 1 ? " is" : "s are",
                      o.fail_on_suspect ? "; --fail-on-suspect makes that a failure" : "");
+    if (const std::size_t throttled = throttled_results(outcome.document); throttled > 0) {
+        std::fprintf(stderr,
+                     "vrambench: %zu result%s measured while the card throttled (power, thermal or "
+                     "hardware slowdown: see each result's throttled)%s\n",
+                     throttled, throttled == 1 ? " was" : "s were",
+                     o.fail_on_throttle ? "; --fail-on-throttle makes that a failure" : "");
+        if (o.fail_on_throttle && outcome.exit == ExitCode::ok) outcome.exit = ExitCode::verification;
+    }
     if (outcome.exit == ExitCode::verification && outcome.document["run"]["status"] == "verification-failed")
         std::fprintf(stderr, "vrambench: a result failed verification: its figure is not to be trusted\n");
     else if (outcome.exit == ExitCode::run_failed)
@@ -394,6 +403,9 @@ void add_commands(CLI::App &app, Options &o)
     run->add_flag("--fail-on-suspect", o.fail_on_suspect,
                   "Exit 4 when a figure is suspect (above the device's peak past its cache), as for a failed "
                   "verification");
+    run->add_flag("--fail-on-throttle", o.fail_on_throttle,
+                  "Exit 4 when a result was measured while the card throttled (power cap, thermal or hardware "
+                  "slowdown, as its telemetry reports)");
     run->add_option("--format", o.format, "What stdout carries: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
     add_plugin_option(run, o);

@@ -30,6 +30,7 @@ struct Options {
     std::string llc;              // --llc SIZE; parsed by vrb::parse_size
     bool plan = false;            // --plan: print what would run, measure nothing
     bool fail_on_suspect = false; // --fail-on-suspect: exit 4 when a figure is suspect
+    bool fail_on_throttle = false; // --fail-on-throttle: exit 4 when a result was measured throttled
     bool concurrent = false;      // --concurrent: one worker per device, all started together
     // info / validate
     std::string device;

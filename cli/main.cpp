@@ -15,7 +15,8 @@ int main(int argc, char **argv)
     app.require_subcommand(1);
     app.footer("Devices are named backend:index (host:0, vulkan:1).\n"
                "Exit codes: 0 ok; 2 usage error (bad flag, value or file); 3 a run, backend or device failed;\n"
-               "            4 a result failed verification (or, with --fail-on-suspect, a figure is suspect);\n"
+               "            4 a result failed verification (or, with --fail-on-suspect, a figure is suspect;\n"
+               "              with --fail-on-throttle, a result was measured while the card throttled);\n"
                "            5 a compared figure fell below --fail-below, or fit: the model does not fit;\n"
                "            130 interrupted (finished results are kept).");
     app.set_version_flag("--version", vrb::cli::version_text());

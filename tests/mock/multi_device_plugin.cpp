@@ -15,6 +15,8 @@
 //                            "bad-bits": an answer with a bit no VRB_PEER_* names
 //   VRAMBENCH_MOCK_PEER_SKEW a number of bytes a peer copy leaves unwritten at its end
 //                            (a broken module, for the probe's verification)
+//   VRAMBENCH_MOCK_HOST_KIND "1": a second memory kind, pinned host memory, so transfers
+//                            run host to device and back (the link tests)
 #include "../../plugins/template/template_kernels.hpp"
 
 #include <vrambench/plugin_table.hpp>
@@ -77,9 +79,17 @@ class MultiBuffer {
 class MultiDevice {
   public:
     explicit MultiDevice(uint32_t index) : index_(index), run_ms_(env_number("VRAMBENCH_MOCK_RUN_MS", 0, 10000)) {}
-    uint32_t memory_kind_count() { return 1; }
-    void describe(uint32_t, vrb_memory_kind_info &info)
+    uint32_t memory_kind_count() { return env_number("VRAMBENCH_MOCK_HOST_KIND", 0, 1) ? 2 : 1; }
+    void describe(uint32_t kind, vrb_memory_kind_info &info)
     {
+        if (kind == 1) {
+            vrb::plugin::copy_string(info.name, "pinned host");
+            info.flags = VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_PINNED | VRB_MEMORY_HOST_VISIBLE |
+                         VRB_MEMORY_HOST_COHERENT | VRB_MEMORY_DEVICE_ACCESS;
+            info.heap_index = 0;
+            info.max_allocation_bytes = memory_bytes;
+            return;
+        }
         vrb::plugin::copy_string(info.name, "device");
         info.flags = VRB_MEMORY_DEVICE_LOCAL | VRB_MEMORY_DEVICE_ACCESS;
         info.heap_index = 0;

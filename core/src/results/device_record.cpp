@@ -207,6 +207,10 @@ nlohmann::json to_json(const DeviceRecord &d)
     }
     j["peak"] = to_json(peak);
     j["last_level_cache"] = to_json(d.last_level_cache());
+    if (d.link) {
+        j["link"] = *d.link;
+        if (d.link->is_null()) unknown["link"] = d.link_unknown.empty() ? "not read" : d.link_unknown;
+    }
     j["unknown"] = unknown;
     return j;
 }
@@ -333,6 +337,10 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
         kind.heap_index = count_of<uint32_t>(k, "heap").value_or(UINT32_MAX);
         kind.max_allocation_bytes = count_of<uint64_t>(k, "max_allocation_bytes").value_or(0);
         d.kinds.push_back(kind);
+    }
+    if (j.contains("link")) {
+        d.link = j["link"];
+        d.link_unknown = text_or(object_or_empty(j, "unknown"), "link", "");
     }
     const nlohmann::json properties = object_or_empty(j, "properties");
     for (const auto &[key, value] : properties.items()) {

@@ -1,3 +1,4 @@
+#include <vrambench/core/card/link.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/build_note.hpp>
 #include <vrambench/core/results/json_fields.hpp>
@@ -197,6 +198,7 @@ std::string describe_backends(const nlohmann::json &backends)
                 out += fmt::format("      card {}{}\n", key,
                                    same.empty() ? "" : fmt::format(" (the same card as {})", fmt::join(same, ", ")));
             }
+            if (const std::string link = link_summary_text(d); !link.empty()) out += "      pcie link " + link + "\n";
             for (const auto &k : d["memory_kinds"])
                 out += fmt::format("      memory kind {}: {} [{}]\n", k["index"].dump(), k["name"].get<std::string>(),
                                    fmt::join(k["flags"].get<std::vector<std::string>>(), ","));
@@ -240,6 +242,10 @@ std::string describe_device_text(const nlohmann::json &d)
         return address.is_string() ? address.get<std::string>() + " " + ids : ids + " (address unknown)";
     });
     field("uuid", "uuid", text);
+    if (const std::string link = link_summary_text(d); !link.empty()) {
+        line("pcie link", link);
+        explained.insert("link");
+    }
     field("total memory", "total_memory_bytes", size);
     field("free memory", "free_memory_bytes", size);
     field("compute units", "compute_units", text);

@@ -57,6 +57,10 @@ nlohmann::json to_json(const ProbeResult &r)
         {"error", nullable(r.error)},
     };
     if (!r.extra.is_null()) j["extra"] = r.extra;
+    if (!r.telemetry.is_null()) j["telemetry"] = r.telemetry;
+    if (!r.throttled.is_null()) j["throttled"] = r.throttled;
+    if (!r.link.is_null()) j["link"] = r.link;
+    if (r.link_efficiency) j["link_efficiency"] = *r.link_efficiency;
     return j;
 }
 
@@ -101,6 +105,11 @@ ProbeResult result_from_json(const nlohmann::json &j)
         if (to_string(candidate) == st) r.status = candidate;
     if (!j.at("error").is_null()) r.error = j["error"].get<std::string>();
     if (j.contains("extra")) r.extra = j["extra"];
+    if (j.contains("telemetry")) r.telemetry = j["telemetry"];
+    if (j.contains("throttled")) r.throttled = j["throttled"];
+    if (j.contains("link")) r.link = j["link"];
+    if (j.contains("link_efficiency") && j["link_efficiency"].is_number())
+        r.link_efficiency = j["link_efficiency"].get<double>();
     return r;
 }
 

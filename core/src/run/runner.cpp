@@ -1,3 +1,4 @@
+#include <vrambench/core/card/sampler.hpp>
 #include <vrambench/core/measurement/measure.hpp>
 #include <vrambench/core/planning/plan.hpp>
 #include <vrambench/core/run/runner.hpp>
@@ -34,6 +35,7 @@ DeviceRecord describe_device(const Backend &backend, Device *device, uint32_t in
     record.id = fmt::format("{}:{}", record.backend, index);
     record.info = backend.describe(index);
     if (device) record.kinds = device->memory_kinds();
+    describe_link(record);
     return record;
 }
 
@@ -113,6 +115,7 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
         return status;
     }
     if (observer.device_started) observer.device_started(record);
+    CardWatch watch(record); // clocks, power, busy % and link beside the timed runs
     const auto started = std::chrono::steady_clock::now();
     const Throughput throughput = assumed_throughput(record);
     for (const Probe *probe : probes) {
@@ -129,6 +132,7 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
                                     {"probe_seconds", std::chrono::duration<double>(now - probe_started).count()},
                                     {"probe_estimate_seconds", estimate}};
             last = now;
+            watch.annotate(r);
             report(r);
         };
         ProbeContext ctx{*device, record, options, timed_report, {}};

@@ -14,6 +14,9 @@ struct Card {
 };
 
 json card_sections(const Card &card);
+// The PCIe link the card trained at and, beside each stream, sweep, pattern and transfer
+// figure, the busy %, clocks and power its telemetry reported (card_around_memory.cpp).
+json card_around_memory_section(const Card &card);
 json overlay_sections(const std::vector<Card> &cards);
 json vram_against_ram(const std::vector<Card> &cards);
 // Each card's figures alone against the same card's under load (run --concurrent); no

@@ -358,8 +358,8 @@ json card_sections(const Card &card)
     for (json section :
          {stream_section(card), curve_section(card, "bandwidth.sweep", "Working-set sweep", "GB/s", 1, true),
           curve_section(card, "latency.chase", "Latency", "ns", 0, false), kinds_section(card), transfer_section(card),
-          capacity_section(card), alloc_latency_section(card), patterns_section(card), integrity_section(card),
-          not_measured_section(card), provenance_section(card)})
+          card_around_memory_section(card), capacity_section(card), alloc_latency_section(card), patterns_section(card),
+          integrity_section(card), not_measured_section(card), provenance_section(card)})
         if (!section["charts"].empty() || !section["tables"].empty()) sections.push_back(std::move(section));
     return sections;
 }

@@ -28,6 +28,10 @@ struct DeviceRecord {
     vrb_device_info info{};
     std::vector<vrb_memory_kind_info> kinds;
     std::optional<uint64_t> llc_option; // --llc: the user's last-level cache size, over any other
+    // The PCIe link as read when the device was described (card/link.hpp): absent when it
+    // was never read; null with `link_unknown` saying why when there is none.
+    std::optional<nlohmann::json> link;
+    std::string link_unknown;
 
     // pci:ADDRESS when the API tells it (drivers disagree on UUIDs across APIs), else
     // uuid:HEX, else the id: one physical card seen through several APIs, one key.

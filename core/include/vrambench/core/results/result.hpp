@@ -47,6 +47,11 @@ struct ProbeResult {
     Status status = Status::ok;
     std::optional<std::string> error;
     nlohmann::json extra; // probe-specific detail (plateaus, mismatch addresses ...)
+    // The card around the memory (card/sampler.hpp); null: not recorded, written only when set.
+    nlohmann::json telemetry;              // clocks, power, temperature, busy % during the timed runs
+    nlohmann::json throttled;              // the throttling reasons active during them, when any were
+    nlohmann::json link;                   // a host<->device transfer's PCIe link during it
+    std::optional<double> link_efficiency; // that transfer's value / the link's rate
 };
 
 std::string_view to_string(ProbeResult::Status status);

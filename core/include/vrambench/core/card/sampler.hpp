@@ -1,0 +1,80 @@
+// Sampling a card beside a probe's timed runs, never inside them: a thread of its own
+// reads the card's source (and its link) every few milliseconds and marks each sample
+// with whether timed runs were executing, so a result's telemetry covers its timed runs.
+#pragma once
+
+#include <vrambench/core/card/telemetry.hpp>
+#include <vrambench/core/results/result.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace vrb {
+
+// Held while a device executes runs (Device::run): samples taken then are "during the
+// timed runs". Counts, so nested or concurrent holders are fine.
+class TimedRuns {
+  public:
+    TimedRuns();
+    ~TimedRuns();
+    TimedRuns(const TimedRuns &) = delete;
+    TimedRuns &operator=(const TimedRuns &) = delete;
+};
+bool timed_runs_active();
+
+class TelemetrySampler {
+  public:
+    // `address`: the PCI address whose link each sample also reads; empty for none.
+    TelemetrySampler(std::unique_ptr<TelemetrySource> source, std::string address,
+                     std::chrono::milliseconds period = std::chrono::milliseconds(20));
+    ~TelemetrySampler();
+    TelemetrySampler(const TelemetrySampler &) = delete;
+    TelemetrySampler &operator=(const TelemetrySampler &) = delete;
+
+    // The samples taken since the last call.
+    std::vector<TelemetrySample> take();
+    // What the source could not read, and its name (call between samples: guarded).
+    std::map<std::string, std::string> unavailable();
+    std::string source_name() const { return name_; }
+
+  private:
+    void loop();
+    std::unique_ptr<TelemetrySource> source_;
+    std::string address_, name_;
+    std::chrono::milliseconds period_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stop_ = false;
+    std::vector<TelemetrySample> samples_;
+    std::thread thread_;
+};
+
+// What the runner keeps per device: the sampler (unless there is no source or
+// VRAMBENCH_TELEMETRY=off), the link read at description, and what goes on each result.
+class CardWatch {
+  public:
+    explicit CardWatch(const DeviceRecord &device);
+    // Sets the result's telemetry (and throttled), and for a PCI device its link during
+    // the result; a host<->device transfer's figure gets its efficiency against the link.
+    void annotate(ProbeResult &result);
+
+  private:
+    std::unique_ptr<TelemetrySampler> sampler_;
+    std::string why_none_;
+    std::string address_;
+    PcieLink described_; // max and port figures do not change; the current speed does
+};
+
+// The link's efficiency, flag and reading on a bandwidth.transfer result between host
+// and device (both directions at once count the link twice). Exposed for tests.
+void annotate_transfer(ProbeResult &result, const nlohmann::json &link);
+
+// The link during a result: the fastest current reading among its samples, over the
+// described card's max and port; `taken` says which window.
+nlohmann::json link_during(const PcieLink &described, const std::vector<TelemetrySample> &samples,
+                           const std::string &taken);
+
+} // namespace vrb

@@ -1,0 +1,200 @@
+#include <vrambench/core/card/sampler.hpp>
+#include <vrambench/core/card/sysfs.hpp>
+#include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/results/json_fields.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace vrb {
+
+namespace {
+
+std::atomic<int> &timed_runs_count()
+{
+    static std::atomic<int> count{0};
+    return count;
+}
+
+// The current speed and width alone: the two files a sample reads.
+LinkSpeed current_link(const std::string &address)
+{
+    LinkSpeed s;
+    if (address.empty()) return s;
+    const PcieLink read = read_pcie_link(address);
+    return read.current;
+}
+
+bool telemetry_off()
+{
+    const char *v = std::getenv("VRAMBENCH_TELEMETRY");
+    return v && std::strcmp(v, "off") == 0;
+}
+
+} // namespace
+
+TimedRuns::TimedRuns()
+{
+    timed_runs_count().fetch_add(1, std::memory_order_relaxed);
+}
+
+TimedRuns::~TimedRuns()
+{
+    timed_runs_count().fetch_sub(1, std::memory_order_relaxed);
+}
+
+bool timed_runs_active()
+{
+    return timed_runs_count().load(std::memory_order_relaxed) > 0;
+}
+
+TelemetrySampler::TelemetrySampler(std::unique_ptr<TelemetrySource> source, std::string address,
+                                   std::chrono::milliseconds period)
+    : source_(std::move(source)), address_(std::move(address)), name_(source_->name()), period_(period),
+      thread_([this] { loop(); })
+{
+}
+
+TelemetrySampler::~TelemetrySampler()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void TelemetrySampler::loop()
+{
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+        // Read with the lock released: a slow driver call never holds up take().
+        lock.unlock();
+        const bool during_before = timed_runs_active();
+        TelemetrySample s = source_->sample();
+        // sysfs first: it reads the same for every vendor; the source's own reading otherwise.
+        if (const LinkSpeed link = current_link(address_); link.known()) s.link = link;
+        // A sample counts as during the timed runs only when they ran at both its ends.
+        s.during_timed_runs = during_before && timed_runs_active();
+        lock.lock();
+        samples_.push_back(std::move(s));
+        wake_.wait_for(lock, period_, [this] { return stop_; });
+    }
+}
+
+std::vector<TelemetrySample> TelemetrySampler::take()
+{
+    std::lock_guard lock(mutex_);
+    return std::exchange(samples_, {});
+}
+
+std::map<std::string, std::string> TelemetrySampler::unavailable()
+{
+    std::lock_guard lock(mutex_);
+    return source_->unavailable();
+}
+
+nlohmann::json link_during(const PcieLink &described, const std::vector<TelemetrySample> &samples,
+                           const std::string &taken)
+{
+    PcieLink link = described;
+    link.current = {};
+    std::optional<double> best;
+    for (const auto &s : samples) {
+        if (!s.link.known()) continue;
+        const auto rate = pcie_rate_gb_per_s(*s.link.gts, *s.link.width);
+        if (rate && (!best || *rate > *best)) {
+            best = rate;
+            link.current = s.link;
+        }
+    }
+    link.unknown.erase("current.speed");
+    link.unknown.erase("current.width");
+    if (!best) link.unknown["current"] = "no sample read the link's current speed and width";
+    return to_json(link, fmt::format("{} ({} readings)", taken, samples.size()));
+}
+
+void annotate_transfer(ProbeResult &r, const nlohmann::json &link)
+{
+    if (r.probe != "bandwidth.transfer" || !link.is_object()) return;
+    const std::string direction = text_or(r.parameters, "direction", "");
+    const bool host_device = direction.rfind("host-to-device", 0) == 0 || direction.rfind("device-to-host", 0) == 0 ||
+                             direction.rfind("both-directions", 0) == 0;
+    if (!host_device) return;
+    r.link = link;
+    const PcieLink reading = pcie_link_from_json(link);
+    const auto rate = current_rate(reading);
+    if (r.value && rate && *rate > 0) {
+        // Both at once use both directions of the link, each at its rate.
+        const double ceiling = *rate * (direction.rfind("both-directions", 0) == 0 ? 2 : 1);
+        r.link_efficiency = *r.value / ceiling;
+    }
+}
+
+CardWatch::CardWatch(const DeviceRecord &device)
+{
+    if (device.info.known & VRB_KNOWN_PCI_ADDRESS && device.info.type != VRB_DEVICE_CPU) {
+        address_ = module_string(device.info.pci_address);
+        described_ = read_pcie_link(address_);
+    }
+    if (telemetry_off()) {
+        why_none_ = "VRAMBENCH_TELEMETRY=off: no sampling";
+        return;
+    }
+    OpenedSource opened = open_telemetry_source(device);
+    if (!opened.source) {
+        why_none_ = opened.why_none;
+        // The link is still worth reading during transfers, from sysfs alone.
+        if (address_.empty()) return;
+        class LinkOnly final : public TelemetrySource {
+          public:
+            std::string name() const override { return "none"; }
+            TelemetrySample sample() override { return {}; }
+        };
+        sampler_ = std::make_unique<TelemetrySampler>(std::make_unique<LinkOnly>(), address_);
+        return;
+    }
+    sampler_ = std::make_unique<TelemetrySampler>(std::move(opened.source), address_);
+}
+
+void CardWatch::annotate(ProbeResult &r)
+{
+    if (!sampler_) {
+        if (!why_none_.empty())
+            r.telemetry = {{"source", "none"},
+                           {"samples", 0},
+                           {"window", "none"},
+                           {"figures", nullptr},
+                           {"throttle_reasons", nullptr},
+                           {"unavailable", {{"all", why_none_}}}};
+        return;
+    }
+    std::vector<TelemetrySample> all = sampler_->take();
+    std::vector<TelemetrySample> timed;
+    for (const auto &s : all)
+        if (s.during_timed_runs) timed.push_back(s);
+    // Runs shorter than the sampling period may see no sample inside them: the result's
+    // whole wall time (setup, runs, checks) is then what the figures cover, and says so.
+    const bool inside = !timed.empty();
+    const std::vector<TelemetrySample> &used = inside ? timed : all;
+    const std::string window = inside ? "timed-runs" : all.empty() ? "none" : "wall-time";
+    if (sampler_->source_name() == "none") {
+        r.telemetry = {{"source", "none"},
+                       {"samples", 0},
+                       {"window", "none"},
+                       {"figures", nullptr},
+                       {"throttle_reasons", nullptr},
+                       {"unavailable", {{"all", why_none_}}}};
+    } else {
+        r.telemetry = summarize_telemetry(used, sampler_->source_name(), sampler_->unavailable(), window);
+        r.throttled = throttled_json(used);
+    }
+    if (!address_.empty() && r.probe == "bandwidth.transfer")
+        annotate_transfer(
+            r, link_during(described_, used, inside ? "during the timed runs" : "during the result's wall time"));
+}
+
+} // namespace vrb

@@ -1,0 +1,176 @@
+// The card around the memory end to end: a fake sysfs tree puts the mock's card at x8
+// Gen4 of x16 Gen5, and `info`, `list`, the transfer results and the report say so; the
+// NVML stand-in's figures and throttle reasons reach the results, --fail-on-throttle
+// and the report; the host's results carry telemetry from /proc and cpufreq.
+#include "../fake_system_tree.hpp"
+#include "run_process.hpp"
+
+#include <vrambench/core/results/schema.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using vrb::test::FakeSystemTree;
+
+std::string telemetry_slurp(const fs::path &file)
+{
+    std::ifstream in(file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// One mock card at 0000:10:00.0, trained at x8 Gen4 of the x16 Gen5 it and its slot support.
+struct NarrowCard {
+    FakeSystemTree tree;
+    NarrowCard() { tree.pci_card("0000:10:00.0", "16.0 GT/s PCIe", 8, "32.0 GT/s PCIe", 16); }
+    // `more` after the defaults: a later setting of a variable wins.
+    std::vector<std::string> env(const std::vector<std::string> &more = {}) const
+    {
+        std::vector<std::string> all{tree.env(), "VRAMBENCH_MOCK_DEVICES=1", "VRAMBENCH_MOCK_HOST_KIND=1",
+                                     "VRAMBENCH_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1"};
+        all.insert(all.end(), more.begin(), more.end());
+        return all;
+    }
+};
+
+fs::path telemetry_temp_file(const std::string &name)
+{
+    return fs::temp_directory_path() / ("vrb-telemetry-" + std::to_string(::getpid()) + "-" + name);
+}
+
+} // namespace
+
+TEST(TelemetryCli, InfoAndListShowACardAtX8Gen4OfX16Gen5AsBelowItsMaxAndTheHostAsHavingNoLink)
+{
+    const NarrowCard card;
+    const ProcessResult info = vrambench({"info", "multi:0", "--plugin", MOCK_MULTI_PATH}, card.env());
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_TRUE(contains(info.out, "x8 Gen4 of x16 Gen5 (15.8 of 63.0 GB/s per direction")) << info.out;
+    EXPECT_TRUE(contains(info.out, "BELOW ITS MAX: this x16 Gen5 card trained at x8 Gen4: the transfers' ceiling is "
+                                   "a quarter of what the card supports"))
+        << info.out;
+    const ProcessResult as_json =
+        vrambench({"info", "multi:0", "--plugin", MOCK_MULTI_PATH, "--format", "json"}, card.env());
+    ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+    const json device = json::parse(as_json.out);
+    EXPECT_EQ(device["link"]["below_max"], true);
+    EXPECT_EQ(device["link"]["current"]["width"], 8);
+    EXPECT_EQ(device["link"]["port"]["address"], "0000:00:01.0");
+
+    const ProcessResult list = vrambench({"list", "--plugin", MOCK_MULTI_PATH}, card.env());
+    ASSERT_EQ(list.exit_code, 0) << list.err;
+    EXPECT_TRUE(contains(list.out, "pcie link x8 Gen4 of x16 Gen5")) << list.out;
+    if (contains(list.out, "host:0")) {
+        EXPECT_TRUE(contains(list.out, "pcie link none: a CPU is not a PCI device, so it has no PCIe link"))
+            << list.out;
+    }
+}
+
+TEST(TelemetryCli, TransferResultsAndTheReportSayTheLinkIsBelowItsMax)
+{
+    const NarrowCard card;
+    const fs::path set = telemetry_temp_file("transfer.json"), page = telemetry_temp_file("transfer.html");
+    const ProcessResult run =
+        vrambench({"run", "--plugin", MOCK_MULTI_PATH, "--backend", "multi", "--probe", "bandwidth.transfer", "--size",
+                   "1M", "--reps", "3", "--format", "json", "-o", set.string()},
+                  card.env());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json document = json::parse(telemetry_slurp(set));
+    EXPECT_FALSE(vrb::validate_result_json(document)) << vrb::validate_result_json(document)->message;
+    EXPECT_EQ(document["devices"][0]["link"]["below_max"], true);
+    int host_device = 0;
+    for (const auto &r : document["results"]) {
+        ASSERT_TRUE(r.contains("telemetry")) << r.dump();
+        const std::string direction = r["parameters"]["direction"];
+        if (direction == "device-to-device") {
+            EXPECT_FALSE(r.contains("link_efficiency"));
+            continue;
+        }
+        ++host_device;
+        EXPECT_EQ(r["link"]["below_max"], true) << r.dump();
+        EXPECT_EQ(r["link"]["current"]["generation"], 4);
+        EXPECT_TRUE(r["link_efficiency"].is_number()) << r.dump();
+        EXPECT_EQ(r["link"]["taken"].get<std::string>().rfind("during the", 0), 0u) << r["link"]["taken"];
+    }
+    EXPECT_EQ(host_device, 3); // host to device, device to host, both at once
+    const ProcessResult report = vrambench({"report", set.string(), "-o", page.string()});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    const std::string html = telemetry_slurp(page);
+    EXPECT_TRUE(contains(html, "This x16 Gen5 card trained at x8 Gen4: the transfers' ceiling is a quarter of what "
+                               "the card supports."));
+    fs::remove(set);
+    fs::remove(page);
+}
+
+TEST(TelemetryCli, TheNvmlStandinsThrottleReasonsReachResultsFailOnThrottleAndTheReport)
+{
+    const NarrowCard card;
+    const fs::path set = telemetry_temp_file("nvml.json"), page = telemetry_temp_file("nvml.html");
+    const std::vector<std::string> env = card.env({std::string("VRAMBENCH_NVML_LIBRARY=") + NVML_STANDIN_PATH,
+                                                   "NVML_STANDIN_REASONS=4", "VRAMBENCH_MOCK_RUN_MS=30"});
+    const std::vector<std::string> args{"run",     "--plugin",         MOCK_MULTI_PATH, "--backend", "multi",
+                                        "--probe", "bandwidth.stream", "--size",        "64K",       "--reps",
+                                        "2",       "--format",         "json"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> all = args;
+        all.insert(all.end(), more.begin(), more.end());
+        return all;
+    };
+    const ProcessResult plain = vrambench(with({"-o", set.string()}), env);
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_TRUE(contains(plain.err, "measured while the card throttled")) << plain.err;
+    const json document = json::parse(telemetry_slurp(set));
+    EXPECT_FALSE(vrb::validate_result_json(document)) << vrb::validate_result_json(document)->message;
+    ASSERT_FALSE(document["results"].empty());
+    for (const auto &r : document["results"]) {
+        if (r["status"] != "ok") continue; // a waived figure runs nothing to watch
+        EXPECT_EQ(r["telemetry"]["source"], "nvml") << r.dump();
+        EXPECT_EQ(r["telemetry"]["figures"]["busy_percent"]["median"], 97.0);
+        EXPECT_EQ(r["telemetry"]["figures"]["core_clock_mhz"]["median"], 1980.0);
+        EXPECT_EQ(r["throttled"]["reasons"], json{"power-cap"});
+    }
+    const ProcessResult failing = vrambench(with({"--fail-on-throttle"}), env);
+    EXPECT_EQ(failing.exit_code, 4) << failing.err;
+    EXPECT_TRUE(contains(failing.err, "--fail-on-throttle makes that a failure")) << failing.err;
+    const ProcessResult calm = vrambench(
+        with({"--fail-on-throttle"}),
+        card.env({std::string("VRAMBENCH_NVML_LIBRARY=") + NVML_STANDIN_PATH, "NVML_STANDIN_REASONS=1"})); // idle only
+    EXPECT_EQ(calm.exit_code, 0) << calm.err;
+
+    const ProcessResult report = vrambench({"report", set.string(), "-o", page.string()});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    const std::string html = telemetry_slurp(page);
+    EXPECT_TRUE(contains(html, "Busy time is not bytes")) << "no utilisation note";
+    EXPECT_TRUE(contains(html, "power-cap"));
+    EXPECT_TRUE(contains(html, "\"97%\""));
+    fs::remove(set);
+    fs::remove(page);
+}
+
+TEST(TelemetryCli, HostResultsCarryTelemetryFromProcAndCpufreqOrSayWhichIsMissing)
+{
+    const ProcessResult run = vrambench(
+        {"run", "--backend", "host", "--probe", "bandwidth.stream", "--size", "4M", "--reps", "3", "--format", "json"});
+    if (contains(run.err, "no backend") || contains(run.err, "unknown backend")) GTEST_SKIP() << run.err;
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json document = json::parse(run.out);
+    EXPECT_EQ(document["devices"][0]["unknown"]["link"], "a CPU is not a PCI device, so it has no PCIe link");
+    ASSERT_FALSE(document["results"].empty());
+    for (const auto &r : document["results"]) {
+        const json &t = r["telemetry"];
+        EXPECT_EQ(t["source"], "host-proc") << r.dump();
+        for (const char *figure : {"busy_percent", "core_clock_mhz"})
+            EXPECT_TRUE(t["figures"][figure].is_object() || t["unavailable"][figure].is_string())
+                << figure << " " << t.dump();
+        EXPECT_TRUE(t["unavailable"]["memory_busy_percent"].is_string());
+    }
+}
