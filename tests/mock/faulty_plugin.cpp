@@ -5,9 +5,11 @@
 //   FAULT_NONE          works
 //   FAULT_CRASH_INIT    segmentation fault in init
 //   FAULT_ABORT_COUNT   abort() while counting devices
-//   FAULT_CRASH_RUN     segmentation fault in the FAULT_AT-th call to run()
-//   FAULT_EXIT_RUN      exit(0) in the FAULT_AT-th call to run()
-//   FAULT_HANG_RUN      never returns from the FAULT_AT-th call to run()
+//   FAULT_CRASH_RUN     segmentation fault in the first run() of a COPY: bandwidth.stream's
+//                       read and write have finished (counted by operation, not by call:
+//                       how many calls a figure takes depends on how fast the runs are)
+//   FAULT_EXIT_RUN      exit(0) in the first run() of a COPY
+//   FAULT_HANG_RUN      never returns from the first run() of a COPY
 //   FAULT_GARBAGE_RUN   writes garbage to every file descriptor from 3 to 9, then goes on
 //   FAULT_PRINTS_RUN    prints to stdout and stderr on every run(), and works
 //   FAULT_FORK_INIT     init starts a helper that calls setsid() and forks again (a
@@ -39,10 +41,6 @@
 #include <thread>
 #include <unistd.h>
 #include <vector>
-
-#ifndef FAULT_AT
-#define FAULT_AT 8
-#endif
 
 namespace {
 
@@ -115,7 +113,7 @@ void watch_helper(pid_t helper)
 }
 #endif
 
-void fault_in_run()
+void fault_in_run(uint32_t kind)
 {
     ++run_calls;
 #if defined(FAULT_PRINTS_RUN)
@@ -123,7 +121,9 @@ void fault_in_run()
     std::fflush(stdout);
     std::fprintf(stderr, "faulty plugin chatter on stderr %d\n", run_calls);
 #endif
-    if (run_calls != FAULT_AT) return;
+    static bool faulted = false;
+    if (kind != VRB_OP_COPY || faulted) return;
+    faulted = true;
 #if defined(FAULT_CRASH_RUN)
     crash();
 #elif defined(FAULT_EXIT_RUN)
@@ -185,7 +185,7 @@ class FaultyDevice {
 
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
     {
-        fault_in_run();
+        fault_in_run(op.kind);
         const bool stream = op.kind >= VRB_OP_READ && op.kind <= VRB_OP_DOT;
         if (!stream && op.kind != VRB_OP_FILL) fail(VRB_ERROR_UNSUPPORTED, "faulty runs only the stream operations");
 #ifdef FAULT_DECLINES_DOT
