@@ -25,15 +25,24 @@ ExitCode exit_of(const std::vector<Check> &checks)
     return ExitCode::ok;
 }
 
+// "below reference (bandwidth.stream read (16 B) and 6 more), link": each reason once,
+// with the first check it names where that is not the reason itself.
 std::string names_of(const std::vector<Check> &checks, Outcome outcome)
 {
-    std::vector<std::string> names;
-    for (const Check &c : checks)
-        if (c.outcome == outcome)
-            names.push_back(c.reason == "link" || c.reason == "throttled" || c.name == "integrity"
-                                ? c.name
-                                : fmt::format("{} ({})", c.name, c.reason));
-    return fmt::format("{}", fmt::join(names, ", "));
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+    for (const Check &c : checks) {
+        if (c.outcome != outcome) continue;
+        const std::string reason = c.reason.empty() ? c.name : c.reason;
+        auto at = std::find_if(reasons.begin(), reasons.end(), [&](const auto &r) { return r.first == reason; });
+        if (at == reasons.end()) at = reasons.insert(reasons.end(), {reason, {}});
+        if (c.name != reason) at->second.push_back(c.name);
+    }
+    std::vector<std::string> parts;
+    for (const auto &[reason, names] : reasons)
+        parts.push_back(names.empty()       ? reason
+                        : names.size() == 1 ? fmt::format("{} ({})", reason, names.front())
+                                            : fmt::format("{} ({} and {} more)", reason, names.front(), names.size() - 1));
+    return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 } // namespace
@@ -86,7 +95,7 @@ CardVerdict judge_card(const json &set, const std::string &set_name, const json 
     v.exit = exit_of(v.checks);
     switch (v.exit) {
     case ExitCode::verification:
-        v.verdict = fmt::format("unhealthy: failed {}", names_of(v.checks, Outcome::failed));
+        v.verdict = fmt::format("unhealthy: {}", names_of(v.checks, Outcome::failed));
         break;
     case ExitCode::below_threshold:
         v.verdict = fmt::format("unhealthy: {}", names_of(v.checks, Outcome::below_floor));
@@ -97,8 +106,8 @@ CardVerdict judge_card(const json &set, const std::string &set_name, const json 
     default: {
         const auto unjudged = std::count_if(v.checks.begin(), v.checks.end(),
                                             [](const Check &c) { return c.outcome == Outcome::not_judged; });
-        v.verdict = unjudged ? fmt::format("healthy ({} figure{} without a reference judged against the peak only)",
-                                           unjudged, unjudged == 1 ? "" : "s")
+        v.verdict = unjudged ? fmt::format("healthy ({} figure{} had no reference to be judged against)", unjudged,
+                                           unjudged == 1 ? "" : "s")
                              : "healthy";
     }
     }
