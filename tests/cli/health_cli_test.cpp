@@ -43,7 +43,9 @@ TEST(HealthCli, ACardAtHalfItsReferenceExits5NamingTheFigure)
     EXPECT_EQ(r.exit_code, 5) << r.err << r.out;
     EXPECT_TRUE(contains(r.out, "  FAIL  bandwidth.stream triad (16 B): 2075 GB/s; 0.50 of the reference 4171 GB/s"))
         << r.out;
-    EXPECT_TRUE(contains(r.out, "verdict cuda:0: unhealthy: below reference (bandwidth.stream read (16 B) and 6 more) (exit 5)")) << r.out;
+    EXPECT_TRUE(contains(
+        r.out, "verdict cuda:0: unhealthy: below reference (bandwidth.stream read (16 B) and 6 more) (exit 5)"))
+        << r.out;
     // A reference file's floor for copy (3000 GB/s) judges copy instead.
     const auto file = health(
         {"--result", health_dir + "slow.json", "--reference", health_dir + "reference-h200.json", "--format", "json"});
@@ -146,7 +148,9 @@ TEST(HealthCli, CompareFleetNamesTheSlowCardWithItsReason)
                              {"VRAMBENCH_RESULTS="});
     EXPECT_EQ(r.exit_code, 5) << r.err << r.out;
     EXPECT_TRUE(contains(r.out, "reasons: below reference, link")) << r.out;
-    EXPECT_TRUE(contains(r.err, "vrambench: node-3 pci:0000:19:00.0: unhealthy: below reference (bandwidth.stream read (16 B) and 6 more), link")) << r.err;
+    EXPECT_TRUE(contains(r.err, "vrambench: node-3 pci:0000:19:00.0: unhealthy: below reference (bandwidth.stream read "
+                                "(16 B) and 6 more), link"))
+        << r.err;
     // Without a reference the link still names it.
     const auto bare = vrambench({"compare", "--fleet", health_dir + "fleet"}, {"VRAMBENCH_RESULTS="});
     EXPECT_EQ(bare.exit_code, 5);

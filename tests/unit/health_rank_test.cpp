@@ -75,3 +75,9 @@ TEST(HealthRank, FewerThanThreeSetsOfAModelAreNotRanked)
     EXPECT_TRUE(rank_text(ranks).empty());
     EXPECT_TRUE(rank_json(ranks)[0]["cards"][0]["percentile"].is_null());
 }
+
+TEST(HealthRank, ADeviceWithoutPciIdsIsNotRanked)
+{
+    const auto set = read_valid_result_set(fs::path(VRAMBENCH_RESULTS_DIR) / "ci-vm-epyc-zen5-2vcpu" / "standard.json");
+    EXPECT_TRUE(rank_figures({{"zen5", &set.set}}, read_result_folder(VRAMBENCH_RESULTS_DIR)).empty());
+}

@@ -189,3 +189,12 @@ TEST(HealthReference, ASetIsNotItsOwnReference)
     EXPECT_NE(refs.find(card, read), nullptr);
     EXPECT_EQ(refs.find(card, read, "slow0000000000"), nullptr);
 }
+
+TEST(HealthReference, ADeviceWithoutPciIdsIsNoCardModelAndGivesNoReference)
+{
+    // The host and lavapipe of a published set: keyed "AMD EPYC, 23.5 GiB", which VMs of
+    // three CPU generations share.
+    const auto set =
+        vrb::health::read_valid_result_set(fs::path(VRAMBENCH_RESULTS_DIR) / "ci-vm-epyc-zen5-2vcpu" / "standard.json");
+    EXPECT_TRUE(vrb::health::references_from_sets({set}).entries.empty());
+}

@@ -15,6 +15,7 @@ CardModel resolve(std::string key, uint32_t vendor, uint32_t device, double byte
 {
     CardModel model;
     model.key = std::move(key);
+    model.pci = true;
     vrb_device_info info;
     std::memset(&info, 0, sizeof info);
     info.known = VRB_KNOWN_PCI_IDS;

@@ -39,9 +39,10 @@ std::string names_of(const std::vector<Check> &checks, Outcome outcome)
     }
     std::vector<std::string> parts;
     for (const auto &[reason, names] : reasons)
-        parts.push_back(names.empty()       ? reason
-                        : names.size() == 1 ? fmt::format("{} ({})", reason, names.front())
-                                            : fmt::format("{} ({} and {} more)", reason, names.front(), names.size() - 1));
+        parts.push_back(names.empty() ? reason
+                        : names.size() == 1
+                            ? fmt::format("{} ({})", reason, names.front())
+                            : fmt::format("{} ({} and {} more)", reason, names.front(), names.size() - 1));
     return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -94,9 +95,7 @@ CardVerdict judge_card(const json &set, const std::string &set_name, const json 
     }
     v.exit = exit_of(v.checks);
     switch (v.exit) {
-    case ExitCode::verification:
-        v.verdict = fmt::format("unhealthy: {}", names_of(v.checks, Outcome::failed));
-        break;
+    case ExitCode::verification: v.verdict = fmt::format("unhealthy: {}", names_of(v.checks, Outcome::failed)); break;
     case ExitCode::below_threshold:
         v.verdict = fmt::format("unhealthy: {}", names_of(v.checks, Outcome::below_floor));
         break;

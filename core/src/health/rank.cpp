@@ -36,7 +36,9 @@ void collect(const SetRef &ref, bool given, std::map<std::pair<std::string, Figu
         const auto figure = health_figure(result);
         const auto device = devices.find(text_or(result, "device", ""));
         if (!figure || !trusted(*figure) || device == devices.end()) continue;
-        const std::string model = card_model_of(*device->second).key;
+        const CardModel card = card_model_of(*device->second);
+        if (!card.pci) continue; // no card model: see CardModel::pci
+        const std::string &model = card.key;
         auto [at, fresh] = groups.try_emplace({model, figure->key});
         Group &g = at->second;
         if (fresh) {

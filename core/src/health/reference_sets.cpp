@@ -60,6 +60,7 @@ References references_from_sets(const std::vector<NamedSet> &sets)
             const auto device = devices.find(text_or(result, "device", ""));
             if (!figure || !trusted(*figure) || device == devices.end()) continue;
             const CardModel card = card_model_of(*device->second);
+            if (!card.pci) continue;
             auto [at, fresh] = groups.try_emplace({card.key, figure->key});
             Group &g = at->second;
             if (fresh) {

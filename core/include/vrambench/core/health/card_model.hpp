@@ -16,6 +16,10 @@ struct CardModel {
     std::string key;                // device_match_text(device, model)
     const CardSpec *spec = nullptr; // the device table's entry, when exactly one matches
     std::string spec_why;           // why there is none, else which one
+    // Whether the key names PCI ids. A device without them (a CPU, a software renderer)
+    // is keyed by name and memory, which many different machines share ("AMD EPYC,
+    // 23.5 GiB"): it is no card model, so no reference is made of it or ranked by it.
+    bool pci = false;
 };
 
 // The model of a device as a result set records it (null fields leave the spec unset).

@@ -1,6 +1,7 @@
 // Where a card's figures stand among every set of its model: the sets given (to report
 // or compare) and the published ones under results/, each run once. For each figure
-// health judges: the median, the spread and each given card's percentile.
+// health judges: the median, the spread and each given card's percentile. Devices
+// without PCI ids are no card model (CardModel::pci) and are not ranked.
 #pragma once
 
 #include <vrambench/core/health/figure.hpp>

@@ -53,7 +53,8 @@ References read_reference_file(const std::filesystem::path &file);
 References parse_reference_text(const std::string &text, const std::string &source);
 
 // References made from result sets: for each model and figure the median of every
-// trusted figure the sets hold, with the sets named as its source.
+// trusted figure the sets hold, with the sets named as its source. Devices without PCI
+// ids are no card model (CardModel::pci) and give none.
 References references_from_sets(const std::vector<NamedSet> &sets);
 
 // Every valid result set in a folder and its subfolders (results/ keeps one folder per
