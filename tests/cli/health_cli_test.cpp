@@ -140,6 +140,9 @@ TEST(HealthCli, ReportShowsEachCardAmongTheSetsOfItsModel)
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "Among the sets of its model")) << r.err;
     EXPECT_TRUE(contains(r.out, "bandwidth.stream triad (16 B)")) << r.err;
+    EXPECT_TRUE(contains(
+        r.out, R"row(["bandwidth.stream triad (16 B)","2075.0 GB/s","4150.0 GB/s","2075.0 to 4274.5","0","5"])row"))
+        << "the triad row: this card, the median of 5, the spread, percentile 0";
 }
 
 TEST(HealthCli, CompareFleetNamesTheSlowCardWithItsReason)

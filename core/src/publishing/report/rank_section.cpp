@@ -2,6 +2,7 @@
 // results/ publishes: health's ranking (core/health/rank), drawn as a table.
 #include "builders.hpp"
 
+#include <vrambench/core/health/card_model.hpp>
 #include <vrambench/core/health/rank.hpp>
 #include <vrambench/core/health/thresholds.hpp>
 
@@ -35,6 +36,11 @@ json rank_section(const Card &card, const std::vector<Card> &cards)
                             fixed(e.percentile, 0), fmt::format("{}", f.population)});
         }
     if (ranked) section["tables"].push_back(std::move(table));
+    if (!health::card_model_of(*card.device).pci) {
+        section["notes"].push_back("Not ranked: the device reports no PCI ids, so it is no card model (a CPU or a "
+                                   "software renderer shares its name and memory with machines of other kinds).");
+        return section;
+    }
     section["notes"].push_back(
         ranked ? fmt::format("Percentile: the share of the model's other figures this card's is better than (ties "
                              "half); {} sets at least, each run once, given or published under results/.",
