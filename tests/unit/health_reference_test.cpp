@@ -10,6 +10,7 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -197,4 +198,22 @@ TEST(HealthReference, ADeviceWithoutPciIdsIsNoCardModelAndGivesNoReference)
     const auto set =
         vrb::health::read_valid_result_set(fs::path(VRAMBENCH_RESULTS_DIR) / "ci-vm-epyc-zen5-2vcpu" / "standard.json");
     EXPECT_TRUE(vrb::health::references_from_sets({set}).entries.empty());
+}
+
+TEST(HealthReference, ThePublishedFolderIsTheSourceTreesResultsUnlessTheEnvironmentNamesAnother)
+{
+    const char *was = std::getenv("VRAMBENCH_RESULTS");
+    const std::string saved = was ? was : "";
+    ::unsetenv("VRAMBENCH_RESULTS");
+    const auto found = vrb::health::published_results_folder();
+    ASSERT_TRUE(found.has_value()) << "walking up from the test program finds the source tree's results/";
+    EXPECT_TRUE(fs::equivalent(*found, VRAMBENCH_RESULTS_DIR)) << found->string();
+    ::setenv("VRAMBENCH_RESULTS", "/srv/fleet-references", 1);
+    EXPECT_EQ(vrb::health::published_results_folder(), fs::path("/srv/fleet-references"));
+    ::setenv("VRAMBENCH_RESULTS", "", 1);
+    EXPECT_FALSE(vrb::health::published_results_folder().has_value());
+    if (was)
+        ::setenv("VRAMBENCH_RESULTS", saved.c_str(), 1);
+    else
+        ::unsetenv("VRAMBENCH_RESULTS");
 }

@@ -216,3 +216,19 @@ TEST(HealthVerdict, ADeviceTheSetDoesNotHaveIsRefused)
     const auto set = read_valid_result_set(verdict_data("healthy.json")).set;
     EXPECT_THROW(judge_set(set, "healthy.json", "cuda:7", References{}, {}), vrb::UsageError);
 }
+
+TEST(HealthVerdict, AnyOtherFigureOfTheCardThatFailedVerificationFailsWithExit4)
+{
+    auto set = read_valid_result_set(verdict_data("healthy.json")).set;
+    EXPECT_EQ(check_named(judged(set), "verification").outcome, Outcome::pass);
+    for (auto &r : set["results"])
+        if (r["probe"] == "pattern.gather") {
+            r["status"] = "verification-failed";
+            r["verification"] = {{"status", "failed"}, {"detail", "a gathered element came back wrong"}};
+        }
+    const CardVerdict v = judged(set);
+    EXPECT_EQ(v.exit, vrb::ExitCode::verification);
+    const Check &c = check_named(v, "verification");
+    EXPECT_EQ(c.outcome, Outcome::failed);
+    EXPECT_NE(c.detail.find("failed verification: pattern.gather"), std::string::npos) << c.detail;
+}
