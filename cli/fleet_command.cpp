@@ -173,8 +173,7 @@ int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, con
                      card->host.c_str(), card->key.c_str(), group->figure.c_str(), card->value, group->unit.c_str(),
                      card->deviation * 100, group->cards.size());
     for (const FleetCardHealth *h : fleet_unhealthy(fleet))
-        std::fprintf(stderr, "vrambench: %s %s: %s\n", h->host.c_str(), h->key.c_str(),
-                     h->verdict.verdict.c_str());
+        std::fprintf(stderr, "vrambench: %s %s: %s\n", h->host.c_str(), h->key.c_str(), h->verdict.verdict.c_str());
     return fleet_exit_code(fleet);
 }
 
