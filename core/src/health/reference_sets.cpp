@@ -4,6 +4,7 @@
 #include <vrambench/core/health/reference.hpp>
 #include <vrambench/core/measurement/statistics.hpp>
 #include <vrambench/core/results/json_fields.hpp>
+#include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/schema.hpp>
 
 #include <fmt/format.h>
