@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <unistd.h>
 
@@ -37,7 +38,9 @@ int run_health(const HealthOptions &o)
     for (const auto &path : o.references)
         references.append(health::read_references(path));
     if (o.references.empty()) {
-        if (const auto published = health::published_results_folder()) {
+        std::error_code ec;
+        if (const auto published = health::published_results_folder();
+            published && std::filesystem::is_directory(*published, ec)) {
             health::References made = health::references_from_sets(health::published_sets());
             made.origins.push_back(published->string());
             references.append(std::move(made));
