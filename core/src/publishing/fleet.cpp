@@ -89,8 +89,11 @@ void check_health(FleetComparison &fleet, const std::vector<std::pair<std::strin
     const health::References references =
         checks.references ? *checks.references : health::references_from_sets(health::published_sets());
     fleet.reference_origins = references.origins;
+    std::error_code ec;
     if (!checks.references)
-        if (const auto folder = health::published_results_folder()) fleet.reference_origins.push_back(folder->string());
+        if (const auto folder = health::published_results_folder();
+            folder && std::filesystem::is_directory(*folder, ec))
+            fleet.reference_origins.push_back(folder->string());
     for (const auto &[file, doc] : documents) {
         const std::string host = text_or(object_or_empty(doc, "host"), "hostname", "?");
         for (const json &d : array_or_empty(doc, "devices")) {
