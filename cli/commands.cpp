@@ -450,6 +450,7 @@ void add_commands(CLI::App &app, Options &o)
     add_export_command(app);
     add_fleet_command(app);
     add_fit_command(app);
+    add_health_command(app);
 }
 
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)

@@ -56,9 +56,13 @@ void add_commands(CLI::App &app, Options &options);
 void add_plugin_check_command(CLI::App &app); // plugin_check_command.cpp
 void add_fleet_command(CLI::App &app);        // fleet_command.cpp
 void add_fit_command(CLI::App &app);          // fit_command.cpp
-// The fleet comparison of a folder of result sets, printed as text or json; returns 5
-// when a card is named, 0 otherwise (fleet_command.cpp; `compare --fleet` too).
-int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, const std::string &format);
+void add_health_command(CLI::App &app);       // health_command.cpp
+// The fleet comparison of a folder of result sets, printed as text or json, each card
+// through health's checks against `references` (files or folders; none: the published
+// sets); returns 4 when a card fails integrity, 5 when one is named (an outlier or a
+// failed check), 0 otherwise (fleet_command.cpp; `compare --fleet` too).
+int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, const std::string &format,
+                         const std::vector<std::string> &references = {});
 // --mad-factor and --min-deviation, the outlier rule's two numbers.
 void add_outlier_options(CLI::App *command, double &mad_factor, double &min_deviation);
 // Runs the parsed subcommand; returns the process exit code.

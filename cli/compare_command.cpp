@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/health/rank.hpp>
 #include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/schema.hpp>
@@ -23,7 +24,8 @@ struct CompareOptions {
     double fail_below = 0; // 0: no gate
     std::string fleet;     // --fleet DIR: the cards of a folder lined up by model
     double mad_factor = 3, min_deviation = 0.05;
-    std::vector<std::string> pairs; // --pair BASE=OTHER
+    std::vector<std::string> pairs;      // --pair BASE=OTHER
+    std::vector<std::string> references; // --fleet: what each card is checked against
 };
 
 nlohmann::json read_valid_result_set(const std::string &file)
@@ -44,8 +46,9 @@ int run_compare(const CompareOptions &o)
         if (o.fail_below > 0)
             throw UsageError("compare --fleet names outliers by their peers; --fail-below does not apply");
         if (!o.pairs.empty()) throw UsageError("compare --fleet lines cards up by model; --pair does not apply");
-        return run_fleet_comparison(o.fleet, OutlierRule{o.mad_factor, o.min_deviation}, o.format);
+        return run_fleet_comparison(o.fleet, OutlierRule{o.mad_factor, o.min_deviation}, o.format, o.references);
     }
+    if (!o.references.empty()) throw UsageError("--reference is for compare --fleet (and health)");
     if (o.files.size() < 2) throw UsageError("compare needs a base result file and at least one other");
     std::vector<ChosenPair> chosen;
     for (const auto &text : o.pairs)
@@ -63,15 +66,22 @@ int run_compare(const CompareOptions &o)
                                   ? compare_result_sets(documents[0], o.files[0], documents[i], o.files[i], match)
                                   : compare_chosen_devices(documents[0], o.files[0], documents[i], o.files[i], chosen));
 
+    // Where each card stands among every set of its model, given or published.
+    std::vector<health::SetRef> given;
+    for (std::size_t i = 0; i < documents.size(); ++i)
+        given.push_back({o.files[i], &documents[i]});
+    const auto ranks = health::rank_among_published(given);
     std::string out;
-    if (o.format == "json")
-        out = compare_json(comparisons).dump(2) + "\n";
+    if (o.format == "json") {
+        auto j = compare_json(comparisons);
+        j["rank"] = health::rank_json(ranks);
+        out = j.dump(2) + "\n";
+    } else if (o.format == "text")
+        out = compare_text(comparisons) + health::rank_text(ranks);
     else if (o.format == "csv")
         out = compare_csv(comparisons);
     else if (o.format == "markdown")
         out = compare_markdown(comparisons);
-    else
-        out = compare_text(comparisons);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
 
@@ -121,6 +131,11 @@ void add_compare_command(CLI::App &app)
                         "Line up every card of the same model across the result sets in this folder and name the "
                         "outliers (copy, triad or latency far from the model's median); exit 5 when any is named");
     add_outlier_options(compare, options->mad_factor, options->min_deviation);
+    compare
+        ->add_option("--reference", options->references,
+                     "--fleet: check each card against this reference file, result set or folder (repeatable; "
+                     "default: the published results/; docs/health.md)")
+        ->check(CLI::ExistingPath);
     set_runner(compare, [options] { return run_compare(*options); });
 }
 

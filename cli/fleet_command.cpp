@@ -5,6 +5,7 @@
 #include "commands.hpp"
 
 #include <vrambench/core/error.hpp>
+#include <vrambench/core/health/reference.hpp>
 #include <vrambench/core/publishing/fleet.hpp>
 #include <vrambench/core/results/card_split.hpp>
 #include <vrambench/core/results/output_file.hpp>
@@ -35,6 +36,7 @@ struct FleetOptions {
     std::vector<std::string> run_args;
     double mad_factor = 3, min_deviation = 0.05;
     std::string format = "text";
+    std::vector<std::string> references;
 };
 
 // Runs a program with this process's stdin, stdout and stderr; returns its exit status
@@ -106,11 +108,11 @@ int run_fleet(const FleetOptions &o)
     argv.insert(argv.end(), o.run_args.begin(), o.run_args.end());
     std::fprintf(stderr, "vrambench fleet: %s\n", fmt::format("{}", fmt::join(argv, " ")).c_str());
     const int srun = spawn_and_wait(argv);
-    if (srun == 0) return run_fleet_comparison(folder.string(), rule, o.format);
+    if (srun == 0) return run_fleet_comparison(folder.string(), rule, o.format, o.references);
     // A failed srun may still have let some nodes write their sets: show what there is.
     std::fprintf(stderr, "vrambench fleet: srun exited %d; comparing what was written\n", srun);
     try {
-        run_fleet_comparison(folder.string(), rule, o.format);
+        run_fleet_comparison(folder.string(), rule, o.format, o.references);
     } catch (const UsageError &e) {
         std::fprintf(stderr, "vrambench fleet: %s\n", e.what());
     }
@@ -152,9 +154,16 @@ int run_fleet_node(const std::string &dir, const std::vector<std::string> &run_a
 
 } // namespace
 
-int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, const std::string &format)
+int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, const std::string &format,
+                         const std::vector<std::string> &references)
 {
-    const FleetComparison fleet = compare_fleet(folder, rule);
+    FleetChecks checks;
+    if (!references.empty()) {
+        checks.references.emplace();
+        for (const auto &path : references)
+            checks.references->append(health::read_references(path));
+    }
+    const FleetComparison fleet = compare_fleet(folder, rule, checks);
     const std::string out = format == "json" ? fleet_json(fleet).dump(2) + "\n" : fleet_text(fleet);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
@@ -163,7 +172,9 @@ int run_fleet_comparison(const std::string &folder, const OutlierRule &rule, con
         std::fprintf(stderr, "vrambench: outlier: %s %s: %s %.4g %s, %+.1f%% from the median of %zu cards\n",
                      card->host.c_str(), card->key.c_str(), group->figure.c_str(), card->value, group->unit.c_str(),
                      card->deviation * 100, group->cards.size());
-    return named.empty() ? 0 : static_cast<int>(ExitCode::below_threshold);
+    for (const FleetCardHealth *h : fleet_unhealthy(fleet))
+        std::fprintf(stderr, "vrambench: %s %s: %s\n", h->host.c_str(), h->key.c_str(), h->verdict.verdict.c_str());
+    return fleet_exit_code(fleet);
 }
 
 void add_outlier_options(CLI::App *command, double &mad_factor, double &min_deviation)
@@ -193,10 +204,16 @@ void add_fleet_command(CLI::App &app)
     add_outlier_options(fleet, options->mad_factor, options->min_deviation);
     fleet->add_option("--format", options->format, "How the comparison is printed: text or json")
         ->check(CLI::IsMember({"text", "json"}));
+    fleet
+        ->add_option("--reference", options->references,
+                     "Check each card against this reference file, result set or folder (repeatable; default: the "
+                     "published results/; docs/health.md)")
+        ->check(CLI::ExistingPath);
     fleet->add_option("run_args", options->run_args, "After --: the arguments of each node's `vrambench run`");
     fleet->footer("Example, inside an allocation of 16 nodes:\n"
                   "  vrambench fleet --dir /shared/fleet -- --suite quick --backend cuda\n"
-                  "Exit codes: 0 no card named; 2 usage error; 3 srun or a node's run failed; 5 a card named.");
+                  "Exit codes: 0 no card named; 2 usage error; 3 srun or a node's run failed; 4 a card failed "
+                  "integrity or verification; 5 a card named (an outlier or a failed health check).");
     set_runner(fleet, [options] { return run_fleet(*options); });
 
     // What srun starts on each node; not for people.

@@ -7,6 +7,7 @@
 #include <vrambench/core/results/schema.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -80,10 +81,53 @@ std::string value_text(double v, const std::string &unit)
     return fmt::format("{:.4g} {}", v, unit);
 }
 
+// Every card of every set through health's checks, against the given references or the
+// published sets'.
+void check_health(FleetComparison &fleet, const std::vector<std::pair<std::string, json>> &documents,
+                  const FleetChecks &checks)
+{
+    const health::References references =
+        checks.references ? *checks.references : health::references_from_sets(health::published_sets());
+    fleet.reference_origins = references.origins;
+    std::error_code ec;
+    if (!checks.references)
+        if (const auto folder = health::published_results_folder();
+            folder && std::filesystem::is_directory(*folder, ec))
+            fleet.reference_origins.push_back(folder->string());
+    for (const auto &[file, doc] : documents) {
+        const std::string host = text_or(object_or_empty(doc, "host"), "hostname", "?");
+        for (const json &d : array_or_empty(doc, "devices")) {
+            const std::string id = text_or(d, "id", "?");
+            fleet.health.push_back(
+                {file, host, text_or(d, "key", id), id, health::judge_card(doc, file, d, references, checks.options)});
+        }
+    }
+}
+
+const FleetCardHealth *health_of(const FleetComparison &fleet, const FleetCard &card)
+{
+    for (const auto &h : fleet.health)
+        if (h.file == card.file && h.device == card.device) return &h;
+    return nullptr;
+}
+
+// "reasons: link, below reference" or "no check failed: named by its peers only".
+std::string reasons_text(const FleetCardHealth *h)
+{
+    if (!h || h->verdict.exit == ExitCode::ok || h->verdict.reasons().empty())
+        return "no check failed: named by its peers only";
+    return fmt::format("reasons: {}", fmt::join(h->verdict.reasons(), ", "));
+}
+
+bool failing(const health::Check &c)
+{
+    return c.outcome == health::Outcome::failed || c.outcome == health::Outcome::below_floor;
+}
+
 } // namespace
 
 FleetComparison compare_fleet_documents(const std::vector<std::pair<std::string, json>> &documents,
-                                        const OutlierRule &rule)
+                                        const OutlierRule &rule, const FleetChecks &checks)
 {
     if (!(rule.mad_factor >= 0) || !(rule.min_deviation >= 0))
         throw UsageError("the outlier rule needs a MAD factor and a least deviation of 0 or more");
@@ -144,10 +188,11 @@ FleetComparison compare_fleet_documents(const std::vector<std::pair<std::string,
         judge(group, rule);
         fleet.groups.push_back(std::move(group));
     }
+    check_health(fleet, documents, checks);
     return fleet;
 }
 
-FleetComparison compare_fleet(const std::filesystem::path &folder, const OutlierRule &rule)
+FleetComparison compare_fleet(const std::filesystem::path &folder, const OutlierRule &rule, const FleetChecks &checks)
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec))
@@ -171,7 +216,7 @@ FleetComparison compare_fleet(const std::filesystem::path &folder, const Outlier
                                          violation->path, violation->message));
         documents.emplace_back(file.filename().string(), std::move(document));
     }
-    FleetComparison fleet = compare_fleet_documents(documents, rule);
+    FleetComparison fleet = compare_fleet_documents(documents, rule, checks);
     fleet.folder = folder.string();
     return fleet;
 }
@@ -183,6 +228,23 @@ std::vector<std::pair<const FleetGroup *, const FleetCard *>> fleet_outliers(con
         for (const auto &c : g.cards)
             if (c.outlier) named.emplace_back(&g, &c);
     return named;
+}
+
+std::vector<const FleetCardHealth *> fleet_unhealthy(const FleetComparison &fleet)
+{
+    std::vector<const FleetCardHealth *> out;
+    for (const auto &h : fleet.health)
+        if (h.verdict.exit == ExitCode::verification || h.verdict.exit == ExitCode::below_threshold) out.push_back(&h);
+    return out;
+}
+
+int fleet_exit_code(const FleetComparison &fleet)
+{
+    const auto unhealthy = fleet_unhealthy(fleet);
+    if (std::any_of(unhealthy.begin(), unhealthy.end(),
+                    [](const FleetCardHealth *h) { return h->verdict.exit == ExitCode::verification; }))
+        return static_cast<int>(ExitCode::verification);
+    return unhealthy.empty() && fleet_outliers(fleet).empty() ? 0 : static_cast<int>(ExitCode::below_threshold);
 }
 
 std::string fleet_text(const FleetComparison &fleet)
@@ -214,24 +276,52 @@ std::string fleet_text(const FleetComparison &fleet)
     out += named.empty() ? "\nno card named\n"
                          : fmt::format("\n{} figure{} named:\n", named.size(), named.size() == 1 ? "" : "s");
     for (const auto &[g, c] : named)
-        out += fmt::format("  {} {} ({}): {} ({}) {} against a median of {}\n", c->host, c->key, c->file, g->figure,
-                           g->parameters_text, value_text(c->value, g->unit), value_text(g->median, g->unit));
+        out += fmt::format("  {} {} ({}): {} ({}) {} against a median of {}; {}\n", c->host, c->key, c->file, g->figure,
+                           g->parameters_text, value_text(c->value, g->unit), value_text(g->median, g->unit),
+                           reasons_text(health_of(fleet, *c)));
+    const auto unhealthy = fleet_unhealthy(fleet);
+    out += fmt::format("\nhealth checks (references: {}):\n",
+                       fleet.reference_origins.empty() ? "none"
+                                                       : fmt::format("{}", fmt::join(fleet.reference_origins, ", ")));
+    if (unhealthy.empty()) out += "  every card passes\n";
+    for (const FleetCardHealth *h : unhealthy) {
+        out += fmt::format("  {} {} ({}): {}\n", h->host, h->key, h->file, h->verdict.verdict);
+        for (const auto &c : h->verdict.checks)
+            if (failing(c)) out += fmt::format("    {}: {}\n", c.name, c.detail);
+    }
     return out;
 }
 
 json fleet_json(const FleetComparison &fleet)
 {
+    json health = json::array();
+    for (const auto &h : fleet.health) {
+        json failed = json::array();
+        for (const auto &c : h.verdict.checks)
+            if (failing(c)) failed.push_back({{"name", c.name}, {"reason", c.reason}, {"detail", c.detail}});
+        health.push_back({{"file", h.file},
+                          {"host", h.host},
+                          {"key", h.key},
+                          {"device", h.device},
+                          {"verdict", h.verdict.verdict},
+                          {"exit_code", static_cast<int>(h.verdict.exit)},
+                          {"reasons", h.verdict.reasons()},
+                          {"failed", failed}});
+    }
     json groups = json::array();
     for (const auto &g : fleet.groups) {
         json cards = json::array();
-        for (const auto &c : g.cards)
+        for (const auto &c : g.cards) {
+            const FleetCardHealth *h = health_of(fleet, c);
             cards.push_back({{"file", c.file},
                              {"host", c.host},
                              {"key", c.key},
                              {"device", c.device},
                              {"value", c.value},
                              {"deviation", c.deviation},
-                             {"outlier", c.outlier}});
+                             {"outlier", c.outlier},
+                             {"reasons", h ? h->verdict.reasons() : std::vector<std::string>{}}});
+        }
         groups.push_back({{"model", g.model},
                           {"name", g.name},
                           {"backend", g.backend},
@@ -253,7 +343,10 @@ json fleet_json(const FleetComparison &fleet)
             {"cards", fleet.cards},
             {"groups", groups},
             {"left_out", fleet.left_out},
-            {"outliers", fleet_outliers(fleet).size()}};
+            {"outliers", fleet_outliers(fleet).size()},
+            {"references", fleet.reference_origins},
+            {"health", health},
+            {"exit_code", fleet_exit_code(fleet)}};
 }
 
 } // namespace vrb

@@ -24,5 +24,7 @@ json vram_against_ram(const std::vector<Card> &cards);
 json under_load_sections(const std::vector<Card> &cards);
 // Which catalogued models fit on each card, at which dtype, and their decode ceilings.
 json model_fit_section(const std::vector<Card> &cards);
+// Where the card's figures stand among every set of its model, given or published.
+json rank_section(const Card &card, const std::vector<Card> &cards);
 
 } // namespace vrb::report

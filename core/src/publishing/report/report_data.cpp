@@ -58,6 +58,7 @@ nlohmann::json report_data(const std::vector<ReportInput> &sets)
                              {"key", card.device->value("key", json())},
                              {"sections", report::card_sections(card)}});
         card_list.back()["sections"].push_back(report::model_fit_section({card}));
+        card_list.back()["sections"].push_back(report::rank_section(card, cards));
     }
     json overlays = report::overlay_sections(cards);
     for (json &section : report::under_load_sections(cards))

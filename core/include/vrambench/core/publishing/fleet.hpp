@@ -3,6 +3,8 @@
 // whose figure is further from the model's median than the fleet's own spread allows.
 #pragma once
 
+#include <vrambench/core/health/verdict.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -46,6 +48,20 @@ struct FleetGroup {
     std::optional<std::string> not_judged;
 };
 
+// One card's health verdict (`vrambench health`'s checks), so a card is named with its
+// reason (below reference, link, throttled, integrity), not only as an outlier.
+struct FleetCardHealth {
+    std::string file, host, key, device;
+    health::CardVerdict verdict;
+};
+
+// What the fleet's cards are checked against: references (by default the published
+// result sets, health::published_sets()) and the floor.
+struct FleetChecks {
+    std::optional<health::References> references; // unset: the published sets
+    health::HealthOptions options;
+};
+
 struct FleetComparison {
     std::string folder;
     OutlierRule rule;
@@ -53,19 +69,28 @@ struct FleetComparison {
     std::vector<FleetGroup> groups;
     // Figures that could not take part, as lines: a failed result, a card without one.
     std::vector<std::string> left_out;
+    std::vector<FleetCardHealth> health; // every card, in the order of the files
+    std::vector<std::string> reference_origins;
 };
 
 // Reads every *.json file directly in `folder` (a journal or a temporary file is not a
 // result set and is passed over). Throws UsageError for a folder that does not exist
 // or holds no result set, and for a file that is not a valid result set, naming it.
-FleetComparison compare_fleet(const std::filesystem::path &folder, const OutlierRule &rule = {});
+FleetComparison compare_fleet(const std::filesystem::path &folder, const OutlierRule &rule = {},
+                              const FleetChecks &checks = {});
 
 // The same over result sets already read, each with the name it is reported under.
 FleetComparison compare_fleet_documents(const std::vector<std::pair<std::string, nlohmann::json>> &documents,
-                                        const OutlierRule &rule = {});
+                                        const OutlierRule &rule = {}, const FleetChecks &checks = {});
 
 // The named cards: (group, card) pairs in the order of the groups.
 std::vector<std::pair<const FleetGroup *, const FleetCard *>> fleet_outliers(const FleetComparison &fleet);
+
+// The cards health's checks fail, in the order of the files.
+std::vector<const FleetCardHealth *> fleet_unhealthy(const FleetComparison &fleet);
+// 4 when a card fails integrity or verification, 5 when one is named (an outlier or a
+// failed check), else 0.
+int fleet_exit_code(const FleetComparison &fleet);
 
 std::string fleet_text(const FleetComparison &fleet);
 nlohmann::json fleet_json(const FleetComparison &fleet);
