@@ -150,6 +150,61 @@ TEST(Plans, KeepTheQuickSuiteOnATwoCoreVmWithAPackageWideL3UnderFiveSeconds)
     EXPECT_EQ(find(plan, "bandwidth.sweep").reason, "cache");
 }
 
+// The Intel Xeon VM of tests/data/plateaus: L1d 48 KiB and L2 2 MiB a core, the socket's
+// 480 MiB L3 reported as shared by its two vCPUs.
+vrb::DeviceRecord intel_two_vcpu_vm()
+{
+    vrb::test::Description d;
+    d.api = "host";
+    d.type = VRB_DEVICE_CPU;
+    d.compute_units = 2;
+    d.memory_gib = 8;
+    d.llc_bytes = 480 * MiB;
+    d.llc_level = 3;
+    auto r = vrb::test::describe(d);
+    r.info.caches[0].shared_by = 2;
+    auto add = [&](uint32_t level, uint64_t bytes) {
+        vrb_cache_info &c = r.info.caches[r.info.cache_count++];
+        c.level = level;
+        c.bytes = bytes;
+        c.shared_by = 1;
+        std::snprintf(c.kind, sizeof c.kind, level == 1 ? "data" : "unified");
+    };
+    add(1, 48 << 10);
+    add(2, 2 * MiB);
+    r.kinds[0].flags = VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_PAGEABLE;
+    return r;
+}
+
+TEST(Plans, KeepTheQuickSuiteOnATwoVcpuVmWhoseL3IsTheSocketsUnderFiveSecondsWithinItsCap)
+{
+    vrb::ProbeOptions quick;
+    quick.suite = vrb::Suite::quick;
+    const auto plan = vrb::plan_device(intel_two_vcpu_vm(), every_probe(), quick);
+    EXPECT_LT(plan.seconds, 5.0) << vrb::plan_text(plan);
+    for (const auto &p : plan.probes) {
+        for (const char *size : {"to_bytes", "largest_footprint_bytes", "array_bytes", "footprint_bytes"}) {
+            if (p.sizes.contains(size) && p.sizes[size].is_number())
+                EXPECT_LE(p.sizes[size].get<uint64_t>(), vrb::quick_most_bytes) << p.probe << " " << size;
+        }
+    }
+    EXPECT_EQ(find(plan, "bandwidth.sweep").sizes["to_bytes"].get<uint64_t>(), vrb::quick_most_bytes);
+    EXPECT_EQ(find(plan, "bandwidth.sweep").reason, "cap");
+    EXPECT_EQ(find(plan, "latency.chase").sizes["to_bytes"].get<uint64_t>(), vrb::quick_most_bytes);
+    // The standard suite still sizes from the cache: its sweep passes 4 x the 480 MiB.
+    const auto standard = vrb::plan_device(intel_two_vcpu_vm(), every_probe(), {});
+    EXPECT_GT(find(standard, "bandwidth.sweep").sizes["to_bytes"].get<uint64_t>(), 4 * 480 * MiB);
+}
+
+TEST(Plans, LeaveAGpusQuickSizesToItsCache)
+{
+    // An MI300X's 256 MiB Infinity Cache: its quick sweep passes it twice over.
+    vrb::ProbeOptions quick;
+    quick.suite = vrb::Suite::quick;
+    const auto plan = vrb::plan_device(vrb::test::describe(vrb::test::mi300x()), every_probe(), quick);
+    EXPECT_GE(find(plan, "bandwidth.sweep").sizes["to_bytes"].get<uint64_t>(), 512 * MiB);
+}
+
 TEST(Plans, EstimateMoreTimeForMoreBytesAndLongerRuns)
 {
     vrb::Throughput t;

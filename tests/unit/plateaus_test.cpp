@@ -2,8 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -253,4 +260,214 @@ TEST(Plateaus, ALevelIsLeftToALaterPlateauOnlyWhenThatPlateauTakesIt)
     EXPECT_EQ(p[1].name, "L2");
     EXPECT_EQ(p[2].name, "L3");
     EXPECT_EQ(p[3].name, "memory");
+}
+
+namespace {
+
+// A host's curves as a result set recorded them (tests/data/plateaus/README.md): the
+// device's caches, and each sweep's and chase's points.
+struct Recorded {
+    vrb_device_info info{};
+    struct Curve {
+        std::string probe, operation;
+        vrb::CurveFigure figure = vrb::CurveFigure::unspecified;
+        double reach = 0;
+        std::vector<vrb::CurvePoint> points;
+    };
+    std::vector<Curve> curves;
+};
+
+Recorded load_recorded(const std::string &name)
+{
+    const std::string path = std::string(VRAMBENCH_TEST_DATA) + "/plateaus/" + name + ".json";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    const auto j = nlohmann::json::parse(in);
+    Recorded r;
+    r.info.struct_size = sizeof r.info;
+    r.info.known = VRB_KNOWN_COMPUTE_UNITS;
+    r.info.compute_units = j.at("compute_units").get<uint32_t>();
+    for (const auto &c : j.at("caches")) {
+        vrb_cache_info &out = r.info.caches[r.info.cache_count++];
+        out.level = c.at("level").get<uint32_t>();
+        out.bytes = c.at("bytes").get<uint64_t>();
+        out.shared_by = c.at("shared_by").is_null() ? 0 : c.at("shared_by").get<uint32_t>();
+        const auto kind = c.at("kind").get<std::string>();
+        std::snprintf(out.kind, sizeof out.kind, "%s", kind.c_str());
+    }
+    for (const auto &c : j.at("curves")) {
+        Recorded::Curve curve;
+        curve.probe = c.at("probe").get<std::string>();
+        curve.operation = c.at("operation").get<std::string>();
+        curve.figure = c.at("metric") == "latency" ? vrb::CurveFigure::latency : vrb::CurveFigure::bandwidth;
+        curve.reach = c.at("reach").get<double>();
+        for (const auto &p : c.at("points"))
+            curve.points.push_back({p.at(0).get<double>(), p.at(1).get<double>()});
+        r.curves.push_back(std::move(curve));
+    }
+    return r;
+}
+
+// The plateaus a probe finds and names on a recorded curve, with the threads it runs
+// on: the chase one, the sweeps every unit.
+std::vector<vrb::Plateau> named(const Recorded &set, const Recorded::Curve &curve)
+{
+    const bool chase = curve.figure == vrb::CurveFigure::latency;
+    const auto caches = vrb::cache_reach(set.info, chase ? 1 : std::max<uint32_t>(set.info.compute_units, 1));
+    auto plateaus = vrb::find_plateaus(curve.points);
+    vrb::name_plateaus(plateaus, caches, curve.reach > 0 ? curve.reach : curve.points.back().x, 4, curve.figure);
+    return plateaus;
+}
+
+std::vector<std::string> names(const std::vector<vrb::Plateau> &plateaus)
+{
+    std::vector<std::string> out;
+    for (const auto &p : plateaus)
+        out.push_back(p.name);
+    return out;
+}
+
+const Recorded::Curve &curve_of(const Recorded &set, std::string_view operation)
+{
+    for (const auto &c : set.curves)
+        if (c.operation == operation) return c;
+    throw std::runtime_error("no " + std::string(operation) + " curve");
+}
+
+const char *const recorded_sets[] = {"intel-xeon-vm-standard", "intel-xeon-vm-quick", "epyc-vm-standard",
+                                     "epyc-zen3-vm-standard", "epyc-zen5-vm-standard"};
+
+} // namespace
+
+using Names = std::vector<std::string>;
+
+TEST(Plateaus, NeighbouringLevelsWithinTenPercentAreOneLevel)
+{
+    const auto curve = staircase({100, 108, 20}, {1 << 20, 32 << 20}, 0.01);
+    const auto plateaus = vrb::find_plateaus(curve);
+    ASSERT_EQ(plateaus.size(), 2u);
+    EXPECT_NEAR(std::log2(plateaus[0].ends_at), std::log2(32 << 20), 0.5);
+}
+
+TEST(Plateaus, NeighbouringPlateausDifferByMoreThanTenPercentOnEveryRecordedCurve)
+{
+    for (const char *name : recorded_sets) {
+        const Recorded set = load_recorded(name);
+        for (const auto &c : set.curves) {
+            const auto p = named(set, c);
+            for (std::size_t k = 1; k < p.size(); ++k)
+                EXPECT_GT(std::max(p[k].level, p[k - 1].level) / std::min(p[k].level, p[k - 1].level), 1.10)
+                    << name << " " << c.operation << " plateaus " << k - 1 << " and " << k;
+        }
+    }
+}
+
+TEST(Plateaus, ACacheReportedFarLargerThanACoresShareOfItIsTheSockets)
+{
+    // The Intel VM: an L3 of 480 MiB "shared by 2", its two vCPUs; the EPYC VM: 508 MiB,
+    // sharing unknown; a Zen 3 VM's 32 MiB shared by 2 is a real instance.
+    EXPECT_TRUE(vrb::cache_reach(load_recorded("intel-xeon-vm-standard").info, 1).back().socket_wide);
+    EXPECT_TRUE(vrb::cache_reach(load_recorded("epyc-vm-standard").info, 2).back().socket_wide);
+    EXPECT_FALSE(vrb::cache_reach(load_recorded("epyc-zen3-vm-standard").info, 1).back().socket_wide);
+    EXPECT_FALSE(vrb::cache_reach(host_like(), 2).back().socket_wide);
+}
+
+TEST(Plateaus, ALatencyPlateauNearDramsLevelIsMemoryAndEachStepAfterItIsTlbReach)
+{
+    // L1, L2, L3, DRAM, then DRAM plus page walks as the working set outgrows each TLB.
+    const auto caches = vrb::cache_reach(host_like(), 1);
+    std::vector<vrb::Plateau> p(6);
+    const double levels[] = {1.3, 5, 40, 140, 190, 290};
+    const double ends[] = {48 << 10, 1 << 20, 30 << 20, 256 << 20, 1 << 30, 0};
+    for (std::size_t k = 0; k < p.size(); ++k)
+        p[k].level = levels[k], p[k].ends_at = ends[k];
+    vrb::name_plateaus(p, caches, 4.0 * (1 << 30), 4, vrb::CurveFigure::latency);
+    EXPECT_EQ(names(p), (Names{"L1", "L2", "L3", "memory", "TLB reach 1", "TLB reach 2"}));
+    // Short of memory the same curve claims neither.
+    vrb::name_plateaus(p, caches, 64 << 20, 4, vrb::CurveFigure::latency);
+    EXPECT_EQ(names(p).back(), "past L3");
+}
+
+TEST(Plateaus, ASocketWideL3TakesTheLastCacheLikePlateauBeforeMemoryWithItsReportedSize)
+{
+    vrb_device_info info = host_like();
+    info.caches[2].bytes = 480ull << 20;
+    info.caches[2].shared_by = 2;
+    const auto caches = vrb::cache_reach(info, 2);
+    std::vector<vrb::Plateau> p(4);
+    const double levels[] = {430, 280, 55, 25};
+    const double ends[] = {100 << 10, 4 << 20, 90 << 20, 0};
+    for (std::size_t k = 0; k < p.size(); ++k)
+        p[k].level = levels[k], p[k].ends_at = ends[k];
+    // 1 GiB is not 4 x the reported 480 MiB, but the socket's size says nothing of what
+    // these cores see: memory is past 4 x the L2.
+    vrb::name_plateaus(p, caches, 1 << 30, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(names(p), (Names{"L1", "L2", "L3", "memory"}));
+    EXPECT_EQ(p[2].reported_bytes, 480ull << 20);
+    EXPECT_EQ(p[1].reported_bytes, 0u);
+}
+
+TEST(Plateaus, AWayDownToMemoryDoesNotTakeTheL3FromTheLevelBeforeIt)
+{
+    // A Zen 3 VM's read: the L3 to 19 MiB at 125 GB/s, 26 GB/s to 48 MiB on the way down
+    // to 19 GB/s memory; the second ends nearer the 32 MiB L3 but is nearly memory.
+    const Recorded set = load_recorded("epyc-zen3-vm-standard");
+    EXPECT_EQ(names(named(set, curve_of(set, "read"))), (Names{"overhead", "L1", "L2", "L3", "cache 4", "memory"}));
+}
+
+TEST(Plateaus, TheIntelVmsStandardChaseNamesL1L2AndL3ThenDramAndItsTlbSteps)
+{
+    // Recorded before: L1, cache 2, L2, cache 4 (37 ns), cache 5 (135 ns), L3 (166 ns,
+    // DRAM), cache 7, memory (288 ns).
+    const Recorded set = load_recorded("intel-xeon-vm-standard");
+    const auto p = named(set, curve_of(set, "chase"));
+    EXPECT_EQ(names(p), (Names{"L1", "cache 2", "L2", "L3", "memory", "TLB reach 1", "TLB reach 2", "TLB reach 3"}));
+    ASSERT_EQ(p.size(), 8u);
+    EXPECT_NEAR(p[3].level, 37, 2);
+    EXPECT_EQ(p[3].reported_bytes, 480ull << 20);
+    EXPECT_NEAR(p[4].level, 135, 5);
+}
+
+TEST(Plateaus, TheIntelVmsStandardSweepsNameL1L2AndTheSocketsL3)
+{
+    const Recorded set = load_recorded("intel-xeon-vm-standard");
+    EXPECT_EQ(names(named(set, curve_of(set, "read"))), (Names{"L1", "L2", "cache 3", "L3", "memory"}));
+    EXPECT_EQ(names(named(set, curve_of(set, "write"))), (Names{"L1", "L2", "L3", "dip", "memory"}));
+    EXPECT_EQ(names(named(set, curve_of(set, "copy"))), (Names{"overhead", "L1", "L2", "L3", "dip", "memory"}));
+    for (const char *operation : {"read", "write", "copy"})
+        for (const auto &p : named(set, curve_of(set, operation)))
+            EXPECT_EQ(p.reported_bytes, p.name == "L3" ? 480ull << 20 : 0u) << operation << " " << p.name;
+}
+
+TEST(Plateaus, EveryRecordedStandardChaseNamesL1L2AndL3AndNoCacheAtDramLatency)
+{
+    for (const char *name :
+         {"intel-xeon-vm-standard", "epyc-vm-standard", "epyc-zen3-vm-standard", "epyc-zen5-vm-standard"}) {
+        const Recorded set = load_recorded(name);
+        const auto p = named(set, curve_of(set, "chase"));
+        const Names n = names(p);
+        for (const char *level : {"L1", "L2", "L3"})
+            EXPECT_NE(std::find(n.begin(), n.end(), level), n.end()) << name << " has no " << level;
+        ASSERT_FALSE(p.empty());
+        // DRAM's latency is the last plateau's, less the page walks: within 2.5 x of it.
+        for (const auto &q : p)
+            if (q.level * 2.5 >= p.back().level)
+                EXPECT_TRUE(q.name == "memory" || q.name.starts_with("TLB reach "))
+                    << name << " names " << q.name << " at " << q.level << " ns";
+        EXPECT_EQ(std::count(n.begin(), n.end(), "memory"), 1) << name;
+    }
+}
+
+TEST(Plateaus, TheRecordedSweepsOfEveryMachineNameAnL3AndMemory)
+{
+    for (const char *name :
+         {"intel-xeon-vm-standard", "epyc-vm-standard", "epyc-zen3-vm-standard", "epyc-zen5-vm-standard"}) {
+        const Recorded set = load_recorded(name);
+        for (const auto &c : set.curves) {
+            if (c.figure != vrb::CurveFigure::bandwidth) continue;
+            const Names n = names(named(set, c));
+            EXPECT_NE(std::find(n.begin(), n.end(), "L3"), n.end()) << name << " " << c.operation;
+            EXPECT_EQ(n.back(), "memory") << name << " " << c.operation;
+        }
+    }
 }

@@ -135,6 +135,7 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
         if (module_text(c.kind) == "instruction" || c.bytes == 0) continue;
         CacheReach r{c.level, c.bytes, 1, 1};
         const uint64_t users = std::min(threads, units);
+        r.socket_wide = c.bytes / std::max<uint64_t>(c.shared_by ? c.shared_by : units, 1) > most_visible_share;
         if (c.shared_by) {
             // Shared by s units: the threads spread over ceil(users / s) instances.
             r.fewest = r.most = std::max<uint64_t>(1, (users + c.shared_by - 1) / c.shared_by);
@@ -148,7 +149,7 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
 }
 
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor, CurveFigure figure)
+                   double memory_factor, CurveFigure figure, double memory_side)
 {
     constexpr double clear_step = 1.15;
     auto improved_on = [&](std::size_t k) {
@@ -158,8 +159,10 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
                : figure == CurveFigure::latency ? next * clear_step < here
                                                 : false;
     };
-    // How far, in log, a plateau's end lies from the bytes a cache level can hold.
+    // How far, in log, a plateau's end lies from the bytes a cache level can hold; a
+    // socket-wide level's reported bytes are no reach a curve ends near.
     auto distance = [](const Plateau &p, const CacheReach &c) {
+        if (c.socket_wide) return std::numeric_limits<double>::infinity();
         const double low = static_cast<double>(c.bytes * c.fewest), high = static_cast<double>(c.bytes * c.most);
         return p.ends_at < low ? std::log(low / p.ends_at) : p.ends_at > high ? std::log(p.ends_at / high) : 0.0;
     };
@@ -174,10 +177,32 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
     };
     double largest_cache = 0;
     for (const CacheReach &c : caches)
-        largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
-    std::size_t levels = 0; // plateaus that are memory levels, counted for "cache N"
+        if (!c.socket_wide) largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
+    const bool socket_wide =
+        std::any_of(caches.begin(), caches.end(), [](const CacheReach &c) { return c.socket_wide; });
+    const bool reached_memory =
+        !plateaus.empty() && (largest_cache > 0 || socket_wide) && largest_x >= memory_factor * largest_cache;
+
+    // Where memory begins: the last plateau, or on a latency curve the first whose level
+    // is within `memory_side` of the last's, past which TLB misses add their page walks.
+    std::size_t memory = plateaus.size();
+    if (reached_memory) {
+        memory = plateaus.size() - 1;
+        if (figure == CurveFigure::latency)
+            while (memory > 0 && plateaus[memory - 1].level * memory_side >= plateaus.back().level)
+                --memory;
+    }
+
+    std::size_t levels = 0;                   // plateaus that are memory levels, counted for "cache N"
+    std::size_t last_named = plateaus.size(); // the plateau the last level was named for
     for (std::size_t k = 0; k < plateaus.size(); ++k) {
         Plateau &p = plateaus[k];
+        p.reported_bytes = 0;
+        if (k >= memory) {
+            // Numbered, so that each step keeps a name of its own where sets are compared.
+            p.name = k == memory ? "memory" : fmt::format("TLB reach {}", k - memory);
+            continue;
+        }
         if (k + 1 < plateaus.size() && improved_on(k)) {
             // A cost per run bounds only the smallest working sets, whose runs are the
             // shortest; past a level, a stretch the next one improves on is a dip: the
@@ -188,9 +213,7 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         }
         p.name = fmt::format("cache {}", ++levels);
         if (k + 1 == plateaus.size()) {
-            if (largest_cache > 0 && largest_x >= memory_factor * largest_cache)
-                p.name = "memory";
-            else if (!caches.empty() && next_cache == caches.size())
+            if (!caches.empty() && next_cache == caches.size())
                 // Past the last cache an earlier plateau was named for, but not far enough
                 // past it to claim memory: say where it lies, not a level it may not be.
                 p.name = fmt::format("past L{}", caches.back().level);
@@ -203,13 +226,35 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         // take the next level's name from the plateau that is that level. Only a later
         // plateau whose own nearest level this is takes it: one nearer still to a deeper
         // level leaves this one to p.
+        // A plateau on the way down to memory, within half again of memory's level and
+        // nearer it than p's, is memory partly reached, not the level: it takes none
+        // from p. (A GPU's L2 at twice its memory's bandwidth is still a level.)
+        auto memory_like = [&](std::size_t j) {
+            if (memory == plateaus.size()) return false;
+            const double to_memory = std::abs(std::log(plateaus[j].level / plateaus[memory].level));
+            return to_memory < std::log(1.5) && to_memory < std::abs(std::log(plateaus[j].level / p.level));
+        };
         bool nearer_later = false;
-        for (std::size_t j = k + 1; j + 1 < plateaus.size() && !nearer_later; ++j)
-            nearer_later =
-                !improved_on(j) && nearest(plateaus[j]).first == match && distance(plateaus[j], caches[match]) < best;
+        for (std::size_t j = k + 1; j < memory && j + 1 < plateaus.size() && !nearer_later; ++j)
+            nearer_later = !improved_on(j) && !memory_like(j) && nearest(plateaus[j]).first == match &&
+                           distance(plateaus[j], caches[match]) < best;
         if (nearer_later) continue;
         p.name = fmt::format("L{}", caches[match].level);
         next_cache = match + 1;
+        last_named = k;
+    }
+
+    // The deepest level took no plateau by its reach, and the curve reached memory: the
+    // level the curve saw last before memory is it (a socket's L3 of which a VM's cores
+    // see a slice, or an L3 whose latency the TLB's reach ends before its size does).
+    if (memory == plateaus.size() || caches.empty() || next_cache == caches.size()) return;
+    const std::size_t after = last_named == plateaus.size() ? 0 : last_named + 1;
+    for (std::size_t k = memory; k-- > after;) {
+        if (!plateaus[k].name.starts_with("cache ")) continue;
+        const CacheReach &deepest = caches.back();
+        plateaus[k].name = fmt::format("L{}", deepest.level);
+        if (deepest.socket_wide) plateaus[k].reported_bytes = deepest.bytes;
+        break;
     }
 }
 

@@ -215,12 +215,15 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
                                    : r.metric == "latency" ? CurveFigure::latency
                                                            : CurveFigure::unspecified;
         name_plateaus(found, *caches, reach > 0 ? reach : curve.empty() ? 0 : curve.back().x, 4, figure);
-        for (const Plateau &p : found)
-            plateaus.push_back({{"name", p.name},
+        for (const Plateau &p : found) {
+            nlohmann::json j = {{"name", p.name},
                                 {"value", p.level},
                                 {"from", curve[p.first].x},
                                 {"to", curve[p.last].x},
-                                {"ends_at", p.ends_at}});
+                                {"ends_at", p.ends_at}};
+            if (p.reported_bytes) j["reported_bytes"] = p.reported_bytes;
+            plateaus.push_back(std::move(j));
+        }
     }
     r.extra = {{"curve", {{"x", x_name_}, {"x_unit", x_unit_}, {"points", points}, {"plateaus", plateaus}}}};
     return r;

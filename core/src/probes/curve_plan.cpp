@@ -50,6 +50,14 @@ void set_pace(CurvePlan &plan, Suite suite)
 
 } // namespace
 
+void cap_quick(const DeviceRecord &device, Suite suite, uint64_t &bytes, std::string &rule, std::string &reason)
+{
+    if (suite != Suite::quick || device.info.type != VRB_DEVICE_CPU || bytes <= quick_most_bytes) return;
+    bytes = quick_most_bytes;
+    rule += fmt::format("; capped to {}, the quick suite's largest", format_size(quick_most_bytes));
+    reason = "cap";
+}
+
 CurvePlan curve_pace(const ProbeOptions &options)
 {
     CurvePlan plan;
@@ -199,6 +207,7 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
     plan.memory_reach = 4 * device.last_level_cache_bytes();
+    cap_quick(device, options.suite, plan.to, plan.size_rule, plan.reason);
     // A copy's two buffers hold the working set, in at most a quarter of free memory.
     if (const uint64_t memory = free_memory(device); memory && plan.to > memory / 4) {
         plan.to = memory / 4;
@@ -241,6 +250,7 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     plan.to = reach.bytes;
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
+    cap_quick(device, options.suite, plan.to, plan.size_rule, plan.reason);
     std::string limits;
     if (plan.to > most_chain_bytes) {
         plan.to = most_chain_bytes;
@@ -302,6 +312,7 @@ FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &opt
     plan.bytes = reach.bytes;
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
+    cap_quick(device, options.suite, plan.bytes, plan.size_rule, plan.reason);
     if (plan.bytes > plan.most_span) {
         plan.bytes = plan.most_span;
         plan.size_rule += fmt::format("; capped to {}", format_size(plan.most_span));

@@ -10,8 +10,20 @@ namespace vrb {
 // Why a plan's largest size is what it is, in one word the plan output shows:
 // "memory" (a multiple of the last-level cache, to reach device memory), "cache" (a
 // multiple of what the measured cores reach, for a suite that stays quick), "limit"
-// (cut to what memory allows), "option" (--size), "default" (nothing says how large
+// (cut to what memory allows), "cap" (the quick suite's quick_most_bytes), "option"
+// (--size), "default" (nothing says how large
 // the caches are).
+// The quick suite's largest working set on a CPU device (the host, lavapipe, PoCL),
+// whatever its caches: the suite stays quick (a socket's 480 MiB L3 reported to a VM took
+// its sweeps and chase to 960 MiB and its time to 11 s; capped, every CPU runs the sizes
+// a 32 MiB L3 gives, 3-4 s). The standard suite is where sizes follow the caches; a GPU's
+// quick sizes follow its cache, which it passes in milliseconds.
+inline constexpr uint64_t quick_most_bytes = 64ull << 20;
+
+// Cuts `bytes` to quick_most_bytes in the quick suite on a CPU device, saying so in
+// `rule`, with the reason "cap"; other suites and devices are left as they are.
+void cap_quick(const DeviceRecord &device, Suite suite, uint64_t &bytes, std::string &rule, std::string &reason);
+
 struct SizeRule {
     std::string reason;
     std::string text; // the rule in words, kept with the result as size_rule

@@ -61,6 +61,7 @@ StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options)
     plan.size_rule = cache.bytes ? fmt::format("{} x {}, at least {}", factor, cache.text, format_size(floor))
                                  : fmt::format("{}: no cache size is known", format_size(floor));
     plan.reason = !cache.bytes ? "default" : options.suite == Suite::quick ? "cache" : "memory";
+    cap_quick(device, options.suite, bytes, plan.size_rule, plan.reason);
     // Three arrays in at most half of the memory the device says is free.
     const auto &i = device.info;
     const uint64_t memory = (i.known & VRB_KNOWN_FREE_MEMORY)    ? i.free_memory_bytes

@@ -80,7 +80,10 @@ json curve_section(const Card &card, const std::string &probe, const std::string
         const std::string label = op.empty() ? probe : op;
         add_series(chart, label, curve_points(*r, "working_set_bytes"));
         for (const json &p : plateaus_of(*r)) {
-            const std::string name = text_or(p, "name", "");
+            std::string name = text_or(p, "name", "");
+            // A level the device reports larger than the curve can see (a socket's L3).
+            if (const double reported = number_or(p, "reported_bytes", 0.0); reported > 0)
+                name += fmt::format(" (reported {}, the socket's)", bytes_text(reported));
             const double value = number_or(p, "value", 0.0);
             add_row(table, {label, name, bytes_text(number_or(p, "from", 0.0)), bytes_text(number_or(p, "to", 0.0)),
                             figure_text(value, decimals)});

@@ -90,10 +90,11 @@ std::optional<double> memory_latency_ns(const json &set, const std::string &devi
 {
     for (const json *r : results_of(set, device, "latency.chase")) {
         if (!usable(*r)) continue;
-        const json &plateaus = plateaus_of(*r);
-        if (!plateaus.empty() && text_or(plateaus.back(), "name", "") == "memory" &&
-            plateaus.back()["value"].is_number())
-            return plateaus.back()["value"].get<double>();
+        // DRAM's plateau: the last one in sets that name no TLB steps, followed by the
+        // page-walk steps ("TLB reach N") in sets that do.
+        for (const json &p : plateaus_of(*r))
+            if (text_or(p, "name", "") == "memory" && p.contains("value") && p["value"].is_number())
+                return p["value"].get<double>();
     }
     return std::nullopt;
 }

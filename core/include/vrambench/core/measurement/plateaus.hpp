@@ -22,7 +22,10 @@ struct Plateau {
     // Where it ends: the x at which the curve crosses halfway (geometrically) to the
     // next plateau's level; for the last plateau, its last point's x.
     double ends_at = 0;
-    std::string name; // "L1", "L2", ..., "memory", "overhead", "dip"; set by name_plateaus()
+    std::string name; // "L1", "L2", ..., "memory", "TLB reach 1", ..., "overhead", "dip"; set by name_plateaus()
+    // The size the device reports for the level named, where the curve cannot see all of
+    // it (a socket's L3 reported to a VM that runs on a few of its cores); 0 otherwise.
+    uint64_t reported_bytes = 0;
 };
 
 // Splits a curve (points in increasing x) into plateaus: a least-squares fit of levels
@@ -41,7 +44,16 @@ struct CacheReach {
     // Instances the measured threads fill together; a range when the device does not
     // say which units share an instance.
     uint64_t fewest = 1, most = 1;
+    // The reported size is the socket's, far beyond what the measured threads' share of
+    // it is: more than `most_visible_share` a unit that shares it. No curve can end
+    // near its reach, so it takes no plateau by reach (see name_plateaus).
+    bool socket_wide = false;
 };
+
+// The most last-level cache one core has to itself on any CPU made (a 3D-stacked L3 of
+// 96 MiB over 8 cores is 12 MiB each); a cache reported larger than this a sharing unit
+// is a socket's, as a VM on a few of its cores sees it reported.
+inline constexpr uint64_t most_visible_share = 32ull << 20;
 
 // The reach of every data or unified cache of a device, by level. `threads` is how many
 // compute units the operation runs on (1 for a dependent chase).
@@ -58,10 +70,20 @@ enum class CurveFigure { unspecified, bandwidth, latency };
 // after one, neither counted as a level; each other but the last after the cache level
 // whose reach lies nearest its end, within a factor of 4 ("L1", "L2" ...), or "cache N"
 // when none does or when a later plateau (neither the last, nor overhead or a dip) whose
-// own nearest level that is ends nearer its reach; the last "memory" when the curve went
-// past one instance of every cache by `memory_factor`, else "past LN" when an earlier plateau was named for the last
-// cache level N, or "cache N" otherwise.
+// own nearest level that is ends nearer its reach. A socket-wide cache is matched by no
+// reach and counts for none of the sizes below.
+//
+// The curve reached memory when it went past one instance of every cache by
+// `memory_factor`. Then, on a bandwidth curve the last plateau is "memory"; on a latency
+// curve the first plateau within a factor of `memory_side` of the last one's level is
+// "memory" (DRAM) and those after it "TLB reach 1", "TLB reach 2" ... (the page walks that working sets
+// past the TLBs' reach add to DRAM's latency): a plateau at DRAM latency is never a
+// cache. And where the deepest cache level took no plateau (it is socket-wide, or the
+// TLB's reach ends it before its own), the last plateau named "cache N" before memory,
+// past every named level, is that level, with the reported size beside it when that is
+// socket-wide. When the curve did not reach memory, the last plateau is "past LN" when
+// an earlier one was named for the last cache level N, or "cache N" otherwise.
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor = 4, CurveFigure figure = CurveFigure::unspecified);
+                   double memory_factor = 4, CurveFigure figure = CurveFigure::unspecified, double memory_side = 2.5);
 
 } // namespace vrb
