@@ -472,7 +472,8 @@ TEST(Cli, ProbeMaxSecondsSkipsAProbeWhosePlanEstimatesMoreAndRunsTheOthers)
     const auto plan = vrambench(plan_args);
     ASSERT_EQ(plan.exit_code, 0) << plan.err;
     std::map<std::string, double> estimate;
-    for (const auto &p : nlohmann::json::parse(plan.out)["devices"][0]["probes"])
+    const auto planned = nlohmann::json::parse(plan.out);
+    for (const auto &p : planned["devices"][0]["probes"])
         estimate[p["probe"].get<std::string>()] = p["estimate_seconds"].get<double>();
     ASSERT_EQ(estimate.size(), 2u) << plan.out;
     const auto [slow, fast] = estimate["bandwidth.stream"] > estimate["pattern.alignment"]

@@ -32,7 +32,7 @@ TEST(HealthCli, AHealthyCardExits0WithOneLinePerCheckAndAVerdict)
         << r.out;
     EXPECT_TRUE(contains(r.out, "  ok    integrity: 5 patterns over 2.0 GiB: every lane read back as written"))
         << r.out;
-    EXPECT_TRUE(contains(r.out, "  ok    link: trained at 32 GT/s x16 (Gen 5), its maximum")) << r.out;
+    EXPECT_TRUE(contains(r.out, "  ok    link: trained at x16 Gen5, its maximum")) << r.out;
     EXPECT_TRUE(contains(r.out, "  --    telemetry: the set records no telemetry for this card")) << r.out;
     EXPECT_TRUE(contains(r.out, "verdict cuda:0: healthy (exit 0)")) << r.out;
 }

@@ -276,5 +276,4 @@ TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfItsWholeSpan)
     EXPECT_EQ(vrb::chase_warmups(plan, 1ull << 30, 0), 0u);
     const auto plan_all = vrb::plan_device(device, every_probe(), {});
     EXPECT_EQ(find(plan_all, "latency.chase").sizes["largest_footprint_bytes"].get<uint64_t>(), 1ull << 30);
-    EXPECT_LE(plan_all.seconds, 90.0) << vrb::plan_text(plan_all);
 }

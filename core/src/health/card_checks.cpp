@@ -139,8 +139,10 @@ Check link_check(const json &device)
     }
     c.outcome = Outcome::below_floor;
     c.reason = "link";
-    c.detail = fmt::format("trained at {}, below its maximum {}: {}", link_text(link.current), link_text(link.max),
-                           link_finding(link));
+    const std::string finding = link_finding(link);
+    c.detail = !finding.empty()
+                   ? finding
+                   : fmt::format("trained at {}, below its maximum {}", link_text(link.current), link_text(link.max));
     return c;
 }
 
@@ -151,12 +153,12 @@ Check telemetry_check(const json &set, const std::string &device)
     std::size_t sampled = 0;
     std::set<std::string> reasons, during;
     for (const json *r : results_on(set, device)) {
-        const json &t = object_or_empty(*r, "telemetry");
-        if (t.empty()) continue;
-        ++sampled;
         // The run marks a result measured while a power, thermal or hardware-slowdown
         // reason held the card (`throttled`); the reasons sampled are in its telemetry.
+        const json &t = object_or_empty(*r, "telemetry");
         const json &marked = object_or_empty(*r, "throttled");
+        if (t.empty() && marked.empty()) continue;
+        ++sampled;
         bool throttled = !marked.empty();
         for (const json &reason : array_or_empty(marked, "reasons"))
             if (reason.is_string()) reasons.insert(reason.get<std::string>());
