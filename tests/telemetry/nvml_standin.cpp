@@ -16,14 +16,17 @@
 #include <cstring>
 #include <string>
 
+// NVML's own handle type, so a call through the caller's function pointer type matches
+// the definition (UBSan's function check compares them).
+struct nvmlDevice_st {
+    int tag;
+};
+
 namespace {
 
 constexpr int kSuccess = 0, kInvalidArgument = 2, kNotSupported = 3, kNotFound = 6, kDriverNotLoaded = 9;
 
-struct Card {
-    int tag;
-};
-Card the_card{1};
+nvmlDevice_st the_card{1};
 
 bool fails(const char *function)
 {
@@ -39,7 +42,7 @@ std::string address()
     return a && *a ? a : "0000:10:00.0";
 }
 
-bool ours(void *device)
+bool ours(const nvmlDevice_st *device)
 {
     return device == &the_card;
 }
@@ -75,7 +78,7 @@ const char *nvmlErrorString(int code)
     }
 }
 
-int nvmlDeviceGetHandleByPciBusId_v2(const char *bus_id, void **device)
+int nvmlDeviceGetHandleByPciBusId_v2(const char *bus_id, nvmlDevice_st **device)
 {
     if (!bus_id || !device) return kInvalidArgument;
     if (address() != bus_id) return kNotFound;
@@ -87,7 +90,7 @@ int nvmlDeviceGetHandleByPciBusId_v2(const char *bus_id, void **device)
     if (!ours(device) || !out) return kInvalidArgument;                                                                \
     if (fails(name)) return kNotSupported
 
-int nvmlDeviceGetClockInfo(void *device, unsigned type, unsigned *out)
+int nvmlDeviceGetClockInfo(nvmlDevice_st *device, unsigned type, unsigned *out)
 {
     STANDIN_CHECK("nvmlDeviceGetClockInfo");
     if (type == 1)
@@ -101,21 +104,21 @@ int nvmlDeviceGetClockInfo(void *device, unsigned type, unsigned *out)
     return kSuccess;
 }
 
-int nvmlDeviceGetPowerUsage(void *device, unsigned *out)
+int nvmlDeviceGetPowerUsage(nvmlDevice_st *device, unsigned *out)
 {
     STANDIN_CHECK("nvmlDeviceGetPowerUsage");
     *out = 450000; // milliwatts
     return kSuccess;
 }
 
-int nvmlDeviceGetEnforcedPowerLimit(void *device, unsigned *out)
+int nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_st *device, unsigned *out)
 {
     STANDIN_CHECK("nvmlDeviceGetEnforcedPowerLimit");
     *out = 700000;
     return kSuccess;
 }
 
-int nvmlDeviceGetTemperature(void *device, unsigned sensor, unsigned *out)
+int nvmlDeviceGetTemperature(nvmlDevice_st *device, unsigned sensor, unsigned *out)
 {
     STANDIN_CHECK("nvmlDeviceGetTemperature");
     if (sensor != 0) return kInvalidArgument;
@@ -123,14 +126,14 @@ int nvmlDeviceGetTemperature(void *device, unsigned sensor, unsigned *out)
     return kSuccess;
 }
 
-int nvmlDeviceGetUtilizationRates(void *device, nvmlUtilization_st *out)
+int nvmlDeviceGetUtilizationRates(nvmlDevice_st *device, nvmlUtilization_st *out)
 {
     STANDIN_CHECK("nvmlDeviceGetUtilizationRates");
     *out = {97, 41};
     return kSuccess;
 }
 
-int nvmlDeviceGetCurrentClocksEventReasons(void *device, unsigned long long *out)
+int nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_st *device, unsigned long long *out)
 {
     STANDIN_CHECK("nvmlDeviceGetCurrentClocksEventReasons");
     const char *mask = std::getenv("NVML_STANDIN_REASONS");
@@ -138,14 +141,14 @@ int nvmlDeviceGetCurrentClocksEventReasons(void *device, unsigned long long *out
     return kSuccess;
 }
 
-int nvmlDeviceGetCurrPcieLinkGeneration(void *device, unsigned *out)
+int nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_st *device, unsigned *out)
 {
     STANDIN_CHECK("nvmlDeviceGetCurrPcieLinkGeneration");
     *out = 5;
     return kSuccess;
 }
 
-int nvmlDeviceGetCurrPcieLinkWidth(void *device, unsigned *out)
+int nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_st *device, unsigned *out)
 {
     STANDIN_CHECK("nvmlDeviceGetCurrPcieLinkWidth");
     *out = 16;

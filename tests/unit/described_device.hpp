@@ -94,4 +94,17 @@ inline Description mi300x()
     return d;
 }
 
+// An H200's ids at a PCI address, as a module that reports its address describes it:
+// for tests of what is read by address (the link, the card's telemetry).
+inline DeviceRecord card_at_pci_address(const std::string &address)
+{
+    Description d;
+    d.vendor = 0x10de;
+    d.device = 0x2335;
+    DeviceRecord r = describe(d);
+    std::snprintf(r.info.pci_address, sizeof r.info.pci_address, "%s", address.c_str());
+    r.info.known |= VRB_KNOWN_PCI_ADDRESS;
+    return r;
+}
+
 } // namespace vrb::test

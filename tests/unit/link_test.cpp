@@ -15,21 +15,6 @@ using namespace vrb;
 using vrb::test::FakeSystemTree;
 using vrb::test::ScopedEnv;
 
-namespace {
-
-DeviceRecord linked_card_at(const std::string &address)
-{
-    test::Description d;
-    d.vendor = 0x10de;
-    d.device = 0x2335;
-    DeviceRecord r = test::describe(d);
-    std::snprintf(r.info.pci_address, sizeof r.info.pci_address, "%s", address.c_str());
-    r.info.known |= VRB_KNOWN_PCI_ADDRESS;
-    return r;
-}
-
-} // namespace
-
 TEST(Link, RatesFollowEachGenerationsEncoding)
 {
     EXPECT_NEAR(*pcie_rate_gb_per_s(2.5, 16), 4.0, 1e-9);       // 8b/10b
@@ -131,7 +116,7 @@ TEST(Link, ADeviceWithoutASysfsFolderSaysWhichFolderWasMissing)
 {
     FakeSystemTree tree;
     const ScopedEnv env("VRAMBENCH_SYSFS_ROOT", tree.root().string());
-    DeviceRecord card = linked_card_at("0000:99:00.0");
+    DeviceRecord card = test::card_at_pci_address("0000:99:00.0");
     describe_link(card);
     EXPECT_TRUE(card.link->is_null());
     EXPECT_NE(card.link_unknown.find("sys/bus/pci/devices/0000:99:00.0"), std::string::npos) << card.link_unknown;
@@ -142,7 +127,7 @@ TEST(Link, InfoOfADescribedCardAtX8Gen4OfX16Gen5SaysItIsBelowItsMax)
     FakeSystemTree tree;
     tree.pci_card("0000:41:00.0", "16.0 GT/s PCIe", 8, "32.0 GT/s PCIe", 16);
     const ScopedEnv env("VRAMBENCH_SYSFS_ROOT", tree.root().string());
-    DeviceRecord card = linked_card_at("0000:41:00.0");
+    DeviceRecord card = test::card_at_pci_address("0000:41:00.0");
     describe_link(card);
     const nlohmann::json j = to_json(card);
     EXPECT_EQ(j["link"]["taken"], "at description, idle");

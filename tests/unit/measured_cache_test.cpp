@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -81,8 +83,16 @@ TEST(MeasuredCache, ReadingThisMachinesMemoryTakesLongerALineThanReadingItsL2)
 {
     // 256 KiB lies in any L2; 512 MiB lies past any core's caches. One core streams from
     // its L2 at several times its share of memory's bandwidth.
-    const double in_cache = vrb::cpu::read_ns_per_line(256 << 10);
-    const double memory = vrb::cpu::read_ns_per_line(512 * MiB);
+    // The quickest of several reads: a busy neighbour (the suite runs two tests at once on
+    // two cores) only ever slows a read, and slows the one in cache most.
+    auto quickest = [](uint64_t bytes, int tries) {
+        double best = vrb::cpu::read_ns_per_line(bytes);
+        for (int i = 1; i < tries; ++i)
+            best = std::min(best, vrb::cpu::read_ns_per_line(bytes));
+        return best;
+    };
+    const double in_cache = quickest(256 << 10, 7);
+    const double memory = quickest(512 * MiB, 2);
     ASSERT_GT(in_cache, 0);
     EXPECT_GT(memory, 1.6 * in_cache) << in_cache << " ns a line in cache, " << memory << " ns past it";
 }

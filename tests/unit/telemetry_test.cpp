@@ -16,17 +16,6 @@ using vrb::test::ScopedEnv;
 
 namespace {
 
-DeviceRecord watched_card_at(const std::string &address)
-{
-    test::Description d;
-    d.vendor = 0x10de;
-    d.device = 0x2335;
-    DeviceRecord r = test::describe(d);
-    std::snprintf(r.info.pci_address, sizeof r.info.pci_address, "%s", address.c_str());
-    r.info.known |= VRB_KNOWN_PCI_ADDRESS;
-    return r;
-}
-
 double telemetry_median(const nlohmann::json &telemetry, const char *figure)
 {
     return telemetry["figures"][figure]["median"].get<double>();
@@ -98,7 +87,7 @@ TEST(Telemetry, AnAmdgpuCardGivesBusyTimeClocksPowerAndTemperature)
     tree.write(folder + "/hwmon/hwmon3/power1_cap", "750000000\n");
     tree.write(folder + "/hwmon/hwmon3/temp1_input", "71000\n");
     const ScopedEnv env("VRAMBENCH_SYSFS_ROOT", tree.root().string());
-    const OpenedSource opened = open_telemetry_source(watched_card_at("0000:c1:00.0"));
+    const OpenedSource opened = open_telemetry_source(test::card_at_pci_address("0000:c1:00.0"));
     ASSERT_TRUE(opened.source) << opened.why_none;
     EXPECT_EQ(opened.source->name(), "amdgpu-sysfs");
     const TelemetrySample s = opened.source->sample();
@@ -218,7 +207,7 @@ TEST(Nvml, AMissingLibraryGivesNoSourceAndSaysWhichFile)
     const ScopedEnv library("VRAMBENCH_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
     FakeSystemTree tree;
     const ScopedEnv env("VRAMBENCH_SYSFS_ROOT", tree.root().string());
-    const OpenedSource opened = open_telemetry_source(watched_card_at("0000:10:00.0"));
+    const OpenedSource opened = open_telemetry_source(test::card_at_pci_address("0000:10:00.0"));
     EXPECT_FALSE(opened.source);
     EXPECT_NE(opened.why_none.find("nvml: cannot open /nonexistent/libnvidia-ml.so.1"), std::string::npos)
         << opened.why_none;
@@ -231,7 +220,7 @@ TEST(CardWatch, ResultsCarryTheStandinsTelemetryAndItsThrottleReasons)
     const ScopedEnv reasons("NVML_STANDIN_REASONS", "40"); // hardware thermal slowdown
     FakeSystemTree tree;
     const ScopedEnv env("VRAMBENCH_SYSFS_ROOT", tree.root().string());
-    CardWatch watch(watched_card_at("0000:10:00.0"));
+    CardWatch watch(test::card_at_pci_address("0000:10:00.0"));
     ProbeResult r;
     r.probe = "bandwidth.stream";
     {
@@ -256,7 +245,7 @@ TEST(CardWatch, ACardWithoutASourceSaysWhyOnEachResult)
     const ScopedEnv library("VRAMBENCH_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1");
     FakeSystemTree tree;
     const ScopedEnv env("VRAMBENCH_SYSFS_ROOT", tree.root().string());
-    CardWatch watch(watched_card_at("0000:10:00.0"));
+    CardWatch watch(test::card_at_pci_address("0000:10:00.0"));
     ProbeResult r;
     r.probe = "bandwidth.stream";
     watch.annotate(r);

@@ -9,15 +9,20 @@
 
 #include <cstdlib>
 
+// NVML's own names for its handle and utilization types: a call through a function
+// pointer must name the types the library's definition does (UBSan checks it).
+struct nvmlDevice_st;
+struct nvmlUtilization_st {
+    unsigned int gpu, memory;
+};
+
 namespace vrb {
 
 namespace {
 
 using nvml_return = int;
-using nvml_device = struct nvml_device_opaque *;
-struct nvml_utilization {
-    unsigned int gpu, memory;
-};
+using nvml_device = nvmlDevice_st *;
+using nvml_utilization = nvmlUtilization_st;
 constexpr nvml_return kSuccess = 0;
 constexpr unsigned kClockSm = 1, kClockMemory = 2, kTemperatureGpu = 0;
 

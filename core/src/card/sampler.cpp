@@ -160,16 +160,25 @@ CardWatch::CardWatch(const DeviceRecord &device)
     sampler_ = std::make_unique<TelemetrySampler>(std::move(opened.source), address_);
 }
 
+namespace {
+
+// A result's telemetry where the card has no source to sample, and why.
+nlohmann::json no_telemetry(const std::string &why)
+{
+    return {{"source", "none"},
+            {"samples", 0},
+            {"window", "none"},
+            {"figures", nullptr},
+            {"throttle_reasons", nullptr},
+            {"unavailable", {{"all", why}}}};
+}
+
+} // namespace
+
 void CardWatch::annotate(ProbeResult &r)
 {
     if (!sampler_) {
-        if (!why_none_.empty())
-            r.telemetry = {{"source", "none"},
-                           {"samples", 0},
-                           {"window", "none"},
-                           {"figures", nullptr},
-                           {"throttle_reasons", nullptr},
-                           {"unavailable", {{"all", why_none_}}}};
+        if (!why_none_.empty()) r.telemetry = no_telemetry(why_none_);
         return;
     }
     std::vector<TelemetrySample> all = sampler_->take();
@@ -182,12 +191,7 @@ void CardWatch::annotate(ProbeResult &r)
     const std::vector<TelemetrySample> &used = inside ? timed : all;
     const std::string window = inside ? "timed-runs" : all.empty() ? "none" : "wall-time";
     if (sampler_->source_name() == "none") {
-        r.telemetry = {{"source", "none"},
-                       {"samples", 0},
-                       {"window", "none"},
-                       {"figures", nullptr},
-                       {"throttle_reasons", nullptr},
-                       {"unavailable", {{"all", why_none_}}}};
+        r.telemetry = no_telemetry(why_none_);
     } else {
         r.telemetry = summarize_telemetry(used, sampler_->source_name(), sampler_->unavailable(), window);
         r.throttled = throttled_json(used);
