@@ -289,11 +289,16 @@ int cmd_run(const Options &o, int argc, char **argv)
     observer.progress = [&](std::string_view what, double fraction) { progress.show(what, fraction); };
 
     RunOutcome outcome = supervise_run(request, observer);
-    for (const auto &b : outcome.document["backends"])
-        if (b["state"] != "available" && b["state"] != "unavailable")
-            std::fprintf(stderr, "vrambench: backend %s %s: %s\n", b["name"].get<std::string>().c_str(),
-                         b["state"].get<std::string>().c_str(),
-                         b["reason"].is_string() ? b["reason"].get<std::string>().c_str() : "");
+    for (const auto &b : outcome.document["backends"]) {
+        const std::string state = text_or(b, "state", ""), reason = text_or(b, "reason", "");
+        // A second module of one name (--plugin beside an installed folder) is the
+        // edit-build-run loop's normal case: a note, not a refusal that reads as an error.
+        if (state == "refused")
+            std::fprintf(stderr, "vrambench: note: %s\n", reason.c_str());
+        else if (state != "available" && state != "unavailable")
+            std::fprintf(stderr, "vrambench: backend %s %s: %s\n", text_or(b, "name", "").c_str(), state.c_str(),
+                         reason.c_str());
+    }
     progress.clear();
     const std::string json = outcome.document.dump(2) + "\n";
     if (o.format == "json") write_stdout(json);
@@ -453,7 +458,38 @@ void add_commands(CLI::App &app, Options &o)
     add_health_command(app);
 }
 
+namespace {
+
+// The files and folders a command was given, by any of its options or arguments.
+std::vector<std::string> files_named(const CLI::App &command)
+{
+    std::vector<std::string> files;
+    for (const CLI::Option *option : command.get_options())
+        for (const std::string &value : option->results()) {
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(value, ec) || std::filesystem::is_directory(value, ec))
+                files.push_back(value);
+        }
+    return files;
+}
+
+int run_command(const CLI::App &app, const Options &o, int argc, char **argv);
+
+} // namespace
+
 int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)
+{
+    try {
+        return run_command(app, o, argc, argv);
+    } catch (const nlohmann::json::exception &e) {
+        const CLI::App &command = *app.get_subcommands().front();
+        throw RunError(unreadable_value_message(command.get_name(), files_named(command), e.what()));
+    }
+}
+
+namespace {
+
+int run_command(const CLI::App &app, const Options &o, int argc, char **argv)
 {
     const CLI::App *command = app.get_subcommands().front();
     if (const auto runner = runners().find(command); runner != runners().end()) return runner->second();
@@ -468,5 +504,7 @@ int dispatch(const CLI::App &app, const Options &o, int argc, char **argv)
     if (name == "__worker") return worker_main(o.worker_mode, o.file);
     throw UsageError("unknown command " + name);
 }
+
+} // namespace
 
 } // namespace vrb::cli

@@ -125,6 +125,22 @@ TEST(HtmlReport, StreamChartHasOneSeriesPerElementWidthAndThePeakAsADashedLine)
     EXPECT_NE(data.dump().find("89.3 %"), std::string::npos);
 }
 
+TEST(HtmlReport, ProvenanceNamesTheModuleAndWarnsWhenItWasBuiltWithoutOptimisation)
+{
+    json set = set_of({gpu()}, {stream("cuda:0", "read", 4, 800)});
+    set["backends"] = {
+        {{"name", "host"}, {"file", "/lib/vrambench-host.so"}, {"state", "available"}},
+        {{"name", "cuda"}, {"file", "/opt/acme/vrambench-cuda.so"}, {"state", "available"}, {"build", "unoptimized"}}};
+    const std::string page = vrb::report_data({{"gpu.json", set}}).dump();
+    EXPECT_NE(page.find("cuda (/opt/acme/vrambench-cuda.so), unoptimized"), std::string::npos) << page;
+    EXPECT_NE(page.find("The cuda module was built without optimisation (-O0)"), std::string::npos) << page;
+
+    set["backends"][1]["build"] = "optimized";
+    const std::string optimised = vrb::report_data({{"gpu.json", set}}).dump();
+    EXPECT_NE(optimised.find("cuda (/opt/acme/vrambench-cuda.so), optimized"), std::string::npos);
+    EXPECT_EQ(optimised.find("without optimisation"), std::string::npos);
+}
+
 TEST(HtmlReport, CurvesShadeAndNameTheirPlateausOnALogSizeAxis)
 {
     const json plateaus = {{{"name", "L2"}, {"from", 4096}, {"to", 65536}, {"value", 30.0}},

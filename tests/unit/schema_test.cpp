@@ -139,3 +139,20 @@ TEST(ResultFile, WritesAtomicallyAndRefusesAMissingFolder)
     EXPECT_EQ(text, "{}\n");
     EXPECT_THROW(vrb::write_file_atomically("/nonexistent-folder/x.json", "{}"), vrb::UsageError);
 }
+
+TEST(ResultFile, AValueNoReaderCouldTakeIsReportedWithTheCommandAndItsFilesNotAsABareLibraryException)
+{
+    std::string what;
+    try {
+        (void)nlohmann::json(nullptr).get<double>();
+    } catch (const nlohmann::json::exception &e) {
+        what = e.what();
+    }
+    ASSERT_FALSE(what.empty());
+    const std::string said = vrb::unreadable_value_message("report", {"a.json", "b.json"}, what);
+    EXPECT_EQ(said.rfind("report: could not read a value of a.json, b.json: " + what, 0), 0u) << said;
+    EXPECT_NE(said.find("the reader, not the file, is at fault"), std::string::npos) << said;
+    EXPECT_EQ(said.find("internal error"), std::string::npos) << said;
+    // Without a file to name, the command still says it is its own fault.
+    EXPECT_EQ(vrb::unreadable_value_message("run", {}, what).rfind("internal error: run met a JSON value", 0), 0u);
+}

@@ -5,6 +5,7 @@
 #include "vrambench_schema_text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -116,6 +117,15 @@ nlohmann::json parse_result_text(const std::string &text, const std::string &sou
         throw UsageError(fmt::format("{}: schema version {} is not supported (this vrambench reads version {})", source,
                                      document["schema_version"].dump(), schema_version));
     return document;
+}
+
+std::string unreadable_value_message(const std::string &command, const std::vector<std::string> &files,
+                                     const std::string &what)
+{
+    if (files.empty()) return fmt::format("internal error: {} met a JSON value it could not read: {}", command, what);
+    return fmt::format("{}: could not read a value of {}: {}; result sets are checked against the schema before "
+                       "they are read, so the reader, not the file, is at fault: please report it with the file",
+                       command, fmt::join(files, ", "), what);
 }
 
 } // namespace vrb

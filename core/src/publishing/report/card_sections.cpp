@@ -4,6 +4,7 @@
 #include "builders.hpp"
 
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/build_note.hpp>
 #include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
@@ -345,6 +346,18 @@ json provenance_section(const Card &card)
     add_row(table, {"memory", fmt::format("{} total; bus {} bits; memory clock {} kHz",
                                           bytes_text(number_or(d, "total_memory_bytes", 0.0)),
                                           text(d, "memory_bus_width_bits"), text(d, "memory_clock_khz"))});
+    // The module that measured the card, and how it was built: an unoptimised module's
+    // figures time its own loops, which a reader of the page must see beside them.
+    const std::string backend = text_or(d, "backend", "");
+    for (const json &b : array_or_empty(set, "backends")) {
+        if (backend.empty() || text_or(b, "name", "") != backend) continue;
+        const std::string build = text_or(b, "build", "");
+        add_row(table, {"module", fmt::format("{} ({}), {}", backend, text(b, "file"),
+                                              build.empty() ? std::string("build not recorded") : build)});
+        if (build == "unoptimized")
+            section["notes"].push_back(fmt::format("The {} module was {}.", backend, unoptimized_warning()));
+        break;
+    }
     const json &llc = object_or_empty(d, "last_level_cache");
     if (llc.contains("bytes"))
         add_row(table, {"last-level cache",

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace vrb {
 
@@ -23,6 +24,13 @@ std::optional<SchemaViolation> validate_result_json(const nlohmann::json &docume
 // not JSON (with the line and column), or of another schema version. Throws
 // UsageError with one clear line naming the file.
 nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_bytes = 512ull << 20);
+
+// What a command says when a JSON library exception escaped its reading of `files`:
+// every reader refuses a schema-invalid set first (naming the JSON path), so a value a
+// reader could not take from a valid set is the reader's fault, not the file's; the
+// message names the files, the command and the library's words, never the bare exception.
+std::string unreadable_value_message(const std::string &command, const std::vector<std::string> &files,
+                                     const std::string &what);
 
 // The same checks on text already in memory; `source` names it in messages.
 nlohmann::json parse_result_text(const std::string &text, const std::string &source);
