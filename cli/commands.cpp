@@ -221,7 +221,7 @@ int cmd_plan(const Options &o, const RunRequest &request)
             if (d.contains("error")) throw RunError(fmt::format("{}: {}", id, d["error"].get<std::string>()));
             DeviceRecord record = device_record_from_json(d);
             record.llc_option = request.options.llc;
-            const DevicePlan plan = plan_device(record, probes, request.options);
+            const DevicePlan plan = plan_within_budget(record, probes, request.options);
             plans.push_back(to_json(plan));
             text += (devices++ ? "\n" : "") + plan_text(plan);
             seconds += plan.seconds;
@@ -259,6 +259,7 @@ int cmd_run(const Options &o, int argc, char **argv)
     request.timeout_seconds = o.timeout;
     if (o.max_seconds > 0) request.max_seconds = o.max_seconds;
     if (o.probe_max_seconds > 0) request.options.probe_budget_seconds = o.probe_max_seconds;
+    if (o.device_budget_seconds) request.options.device_budget_seconds = *o.device_budget_seconds;
     request.fail_on_suspect = o.fail_on_suspect;
     if (o.plan) {
         if (o.format == "csv") throw UsageError("--plan prints a table or JSON (--format table or json), not CSV");
@@ -423,6 +424,10 @@ void add_commands(CLI::App &app, Options &o)
     run->add_option("--probe-max-seconds", o.probe_max_seconds,
                     "Bound each probe: one whose plan estimates more (run --plan) is listed as skipped")
         ->check(CLI::PositiveNumber);
+    run->add_option("--budget", o.device_budget_seconds,
+                    "Seconds the standard suite keeps each device within by its plan (default 90; 0: none): over "
+                    "it, fewer repetitions, then fewer points, never smaller sizes")
+        ->check(CLI::NonNegativeNumber);
     for (auto *command : {list, info})
         command->add_option("--timeout", o.timeout, "Seconds a backend may take to describe itself")
             ->check(CLI::PositiveNumber);

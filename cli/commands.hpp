@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,17 +22,18 @@ struct Options {
     int reps = 0;
     std::string output;
     double timeout = 600;
-    double max_seconds = 0;       // 0: no bound
-    double probe_max_seconds = 0; // 0: no bound
+    double max_seconds = 0;                      // 0: no bound
+    double probe_max_seconds = 0;                // 0: no bound
+    std::optional<double> device_budget_seconds; // --budget: nothing, the suite's; 0, none
     std::string worker_mode;
     std::string format = "table";
     std::string estimator = "median";
-    std::string memory_limit;     // "8G" or "50%"; parsed by vrb::parse_memory_limit
-    std::string llc;              // --llc SIZE; parsed by vrb::parse_size
-    bool plan = false;            // --plan: print what would run, measure nothing
-    bool fail_on_suspect = false; // --fail-on-suspect: exit 4 when a figure is suspect
+    std::string memory_limit;      // "8G" or "50%"; parsed by vrb::parse_memory_limit
+    std::string llc;               // --llc SIZE; parsed by vrb::parse_size
+    bool plan = false;             // --plan: print what would run, measure nothing
+    bool fail_on_suspect = false;  // --fail-on-suspect: exit 4 when a figure is suspect
     bool fail_on_throttle = false; // --fail-on-throttle: exit 4 when a result was measured throttled
-    bool concurrent = false;      // --concurrent: one worker per device, all started together
+    bool concurrent = false;       // --concurrent: one worker per device, all started together
     // info / validate
     std::string device;
     std::string file;

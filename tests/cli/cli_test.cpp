@@ -503,3 +503,37 @@ TEST(Cli, RefusesAMaxSecondsThatIsNotAPositiveNumber)
 {
     expect_usage_error(vrambench({"run", "--backend", "host", "--max-seconds", "-3"}), "--max-seconds");
 }
+
+TEST(Cli, AStandardRunPastItsBudgetRunsWithTheRepetitionsItsPlanGaveUpAndSaysSoBeforeItStarts)
+{
+    const std::vector<std::string> args = {"run",    "--backend", "host",    "--suite",          "standard",
+                                           "--size", "1M",        "--probe", "bandwidth.stream", "--budget"};
+    auto with = [&](const std::string &budget, const std::string &format) {
+        std::vector<std::string> a = args;
+        a.insert(a.end(), {budget, "--format", format});
+        return vrambench(a);
+    };
+    const auto r = with("0.001", "json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(vrb::validate_result_json(doc));
+    const auto &budget = doc["devices"][0]["time_budget"];
+    EXPECT_EQ(budget["budget_seconds"], 0.001);
+    EXPECT_EQ(budget["economy"], 2);
+    EXPECT_EQ(budget["kept"], false);
+    for (const auto &result : doc["results"])
+        if (result["probe"] == "bandwidth.stream") EXPECT_EQ(result["parameters"]["repetitions"], 5) << result.dump();
+
+    // Within a budget nothing is given up; the table says the budget under the device's line.
+    const auto easy = with("100000", "table");
+    ASSERT_EQ(easy.exit_code, 0) << easy.err;
+    EXPECT_NE(easy.out.find("  time budget 100000 s, estimated"), std::string::npos) << easy.out;
+    EXPECT_EQ(easy.out.find("with fewer"), std::string::npos) << easy.out;
+    const auto none = with("0", "json");
+    ASSERT_EQ(none.exit_code, 0) << none.err;
+    const auto plain = nlohmann::json::parse(none.out);
+    EXPECT_FALSE(plain["devices"][0].contains("time_budget"));
+    for (const auto &result : plain["results"])
+        if (result["probe"] == "bandwidth.stream") EXPECT_EQ(result["parameters"]["repetitions"], 10);
+    EXPECT_EQ(with("-1", "json").exit_code, 2);
+}

@@ -59,11 +59,16 @@ TEST(CurvePlans, RefuseAMemoryKindTheDeviceLacks)
 
 TEST(CurvePlans, StridesReachAPageAndOffsetsReach256Bytes)
 {
-    for (auto suite : {vrb::Suite::quick, vrb::Suite::standard, vrb::Suite::full}) {
-        const auto strides = vrb::stride_plan(suite, 4);
+    for (auto [suite, economy] :
+         {std::pair{vrb::Suite::quick, 0u}, std::pair{vrb::Suite::standard, 0u},
+          std::pair{vrb::Suite::standard, vrb::most_economy}, std::pair{vrb::Suite::full, 0u}}) {
+        vrb::ProbeOptions options;
+        options.suite = suite;
+        options.economy = economy;
+        const auto strides = vrb::stride_plan(options, 4);
         EXPECT_EQ(strides.front(), 1u);
         EXPECT_GE(strides.back() * 4, 4096u);
-        const auto offsets = vrb::alignment_plan(suite, 4);
+        const auto offsets = vrb::alignment_plan(options, 4);
         EXPECT_EQ(offsets.front(), 0u);
         EXPECT_GE(offsets.back(), 256u);
         for (uint64_t o : offsets)

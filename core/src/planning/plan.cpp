@@ -60,6 +60,63 @@ DevicePlan plan_device(const DeviceRecord &device, std::span<const Probe *const>
     return plan;
 }
 
+double device_budget_seconds(const ProbeOptions &options)
+{
+    if (options.device_budget_seconds) return std::max(*options.device_budget_seconds, 0.0);
+    return options.suite == Suite::standard ? standard_budget_seconds : 0;
+}
+
+std::string economy_text(uint32_t economy)
+{
+    switch (economy) {
+    case 0: return "nothing";
+    case 1: return "fewer repetitions";
+    default: return "fewer repetitions and points";
+    }
+}
+
+DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe *const> probes,
+                              const ProbeOptions &options)
+{
+    const double budget = device_budget_seconds(options);
+    ProbeOptions o = options;
+    o.economy = 0;
+    DevicePlan plan = plan_device(device, probes, o);
+    const double unbudgeted = plan.seconds;
+    // Only the standard suite trades repetitions and points for time: the quick suite's
+    // sizes are capped already, the full suite is asked for in full.
+    while (budget > 0 && options.suite == Suite::standard && plan.seconds > budget && o.economy < most_economy) {
+        ++o.economy;
+        plan = plan_device(device, probes, o);
+    }
+    plan.budget_seconds = budget;
+    plan.economy = o.economy;
+    plan.unbudgeted_seconds = unbudgeted;
+    return plan;
+}
+
+std::optional<nlohmann::json> budget_json(const DevicePlan &plan)
+{
+    if (plan.budget_seconds <= 0) return std::nullopt;
+    return nlohmann::json{{"budget_seconds", plan.budget_seconds},
+                          {"estimate_seconds", plan.seconds},
+                          {"unbudgeted_estimate_seconds", plan.unbudgeted_seconds},
+                          {"economy", plan.economy},
+                          {"given_up", economy_text(plan.economy)},
+                          {"kept", plan.seconds <= plan.budget_seconds}};
+}
+
+std::string budget_text(const DevicePlan &plan)
+{
+    if (plan.budget_seconds <= 0) return "no time budget";
+    std::string text = fmt::format("time budget {:.0f} s: estimated {:.1f} s", plan.budget_seconds, plan.seconds);
+    if (plan.economy > 0)
+        text += fmt::format(" with {} (all of them: {:.1f} s)", economy_text(plan.economy), plan.unbudgeted_seconds);
+    if (plan.seconds > plan.budget_seconds)
+        text += "; over the budget even so: sizes keep their rules, so the run takes longer";
+    return text;
+}
+
 nlohmann::json to_json(const DevicePlan &plan)
 {
     nlohmann::json probes = nlohmann::json::array();
@@ -79,7 +136,8 @@ nlohmann::json to_json(const DevicePlan &plan)
               {"seconds_per_run", plan.throughput.seconds_per_run},
               {"source", plan.throughput.source}}},
             {"probes", probes},
-            {"estimate_seconds", plan.seconds}};
+            {"estimate_seconds", plan.seconds},
+            {"time_budget", budget_json(plan).value_or(nullptr)}};
 }
 
 namespace {
@@ -120,6 +178,7 @@ std::string plan_text(const DevicePlan &plan)
         if (!sizes.empty()) out += fmt::format("  {:<24} {:>9}  {}\n", "", "", sizes);
         if (!p.estimated) left_out.push_back(p.probe);
     }
+    out += fmt::format("  {}\n", budget_text(plan));
     out += fmt::format("  estimated duration: {:.1f} s{}\n", plan.seconds,
                        left_out.empty()
                            ? std::string()

@@ -32,7 +32,7 @@ class AlignmentProbe final : public Probe {
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
-        const std::vector<uint64_t> offsets = alignment_plan(ctx.options.suite, alignment_width);
+        const std::vector<uint64_t> offsets = alignment_plan(ctx.options, alignment_width);
         // Each buffer alone holds the footprint: a read touches one, a copy two.
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
         const uint64_t bytes = alignment_bytes(footprint, ctx.options.suite);

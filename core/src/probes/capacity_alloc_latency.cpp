@@ -49,7 +49,7 @@ LatencyPlan plan_latency(const ProbeOptions &options, const CapacityBudget &capa
         largest = 1ull << 30;
         plan.reps = 3;
         break;
-    case Suite::standard: plan.reps = 7; break;
+    case Suite::standard: plan.reps = options.economy >= 1 ? 3 : 7; break;
     case Suite::full:
         largest = budget;
         plan.reps = 15;

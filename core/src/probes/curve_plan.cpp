@@ -26,9 +26,9 @@ uint64_t free_memory(const DeviceRecord &device)
 // A chain's links are 32-bit lane indices: 2^32 lanes of 4 bytes, less one line.
 constexpr uint64_t most_chain_bytes = (4ull << 32) - 64;
 
-void set_pace(CurvePlan &plan, Suite suite)
+void set_pace(CurvePlan &plan, const ProbeOptions &options)
 {
-    switch (suite) {
+    switch (options.suite) {
     case Suite::quick:
         plan.ratio = 2;
         plan.reps = 3;
@@ -46,6 +46,8 @@ void set_pace(CurvePlan &plan, Suite suite)
         plan.target_seconds = 2e-3;
         break;
     }
+    // Three runs still give a median that one stalled run cannot move.
+    if (options.economy >= 1) plan.reps = std::min<uint32_t>(plan.reps, 3);
 }
 
 } // namespace
@@ -61,7 +63,7 @@ void cap_quick(const DeviceRecord &device, Suite suite, uint64_t &bytes, std::st
 CurvePlan curve_pace(const ProbeOptions &options)
 {
     CurvePlan plan;
-    set_pace(plan, options.suite);
+    set_pace(plan, options);
     if (options.repetitions) plan.reps = *options.repetitions;
     return plan;
 }
@@ -188,7 +190,7 @@ PastCache past_cache(const CacheTarget &cache, Suite suite, uint64_t factor, uin
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
 {
     CurvePlan plan;
-    set_pace(plan, options.suite);
+    set_pace(plan, options);
     if (options.repetitions) plan.reps = *options.repetitions;
     plan.from = 4 << 10;
     if (options.size) {
@@ -220,7 +222,7 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
 {
     CurvePlan plan;
-    set_pace(plan, options.suite);
+    set_pace(plan, options);
     plan.reps = options.suite == Suite::full ? 5 : 3;
     plan.warmups = 1;
     if (options.repetitions) plan.reps = *options.repetitions;
@@ -362,23 +364,29 @@ uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite)
     return std::max<uint64_t>(bytes / 4096 * 4096, 4096);
 }
 
-std::vector<uint64_t> stride_plan(Suite suite, uint32_t element_bytes, uint64_t page_bytes)
+std::vector<uint64_t> stride_plan(const ProbeOptions &options, uint32_t element_bytes, uint64_t page_bytes)
 {
+    const Suite suite = options.suite;
     const uint64_t last = std::max<uint64_t>(1, page_bytes / element_bytes) * (suite == Suite::full ? 4 : 1);
     std::vector<uint64_t> out;
-    const uint64_t step = suite == Suite::quick ? 4 : 2;
+    const uint64_t step = suite == Suite::quick || options.economy >= 2 ? 4 : 2;
     for (uint64_t s = 1; s < last; s *= step)
         out.push_back(s);
     out.push_back(last);
     return out;
 }
 
-std::vector<uint64_t> alignment_plan(Suite suite, uint32_t element_bytes)
+std::vector<uint64_t> alignment_plan(const ProbeOptions &options, uint32_t element_bytes)
 {
     std::vector<uint64_t> out;
-    switch (suite) {
+    switch (options.suite) {
     case Suite::quick: out = {0, 4, 16, 64, 256}; break;
     case Suite::standard:
+        if (options.economy >= 2) {
+            // Within a line, at its end, across one and past a 128-byte sector pair.
+            out = {0, 4, 8, 16, 32, 60, 64, 128, 256};
+            break;
+        }
         for (uint64_t o = 0; o <= 64; o += 4)
             out.push_back(o);
         out.insert(out.end(), {96, 128, 192, 256});
@@ -425,6 +433,7 @@ CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options)
     plan.from = 4 << 10;
     plan.ratio = options.suite == Suite::full ? 2 : 4;
     plan.reps = options.suite == Suite::quick ? 3 : options.suite == Suite::standard ? 5 : 10;
+    if (options.economy >= 1) plan.reps = std::min<uint32_t>(plan.reps, 3);
     plan.target_seconds = options.suite == Suite::quick ? 0.5e-3 : 1e-3;
     if (options.repetitions) plan.reps = *options.repetitions;
     if (options.size) {

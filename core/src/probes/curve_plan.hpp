@@ -60,7 +60,8 @@ struct CurvePlan {
 
 // The pace every curve's points share (sweep, chase, stride, alignment, gather):
 // warm-ups, timed runs (--reps overrides them), the length runs are stretched to, the
-// grid ratio. Quick 1 + 3 runs of 0.5 ms, standard 1 + 5 of 1 ms, full 2 + 10 of 2 ms.
+// grid ratio. Quick 1 + 3 runs of 0.5 ms, standard 1 + 5 of 1 ms (1 + 3 where a time
+// budget gave up repetitions), full 2 + 10 of 2 ms.
 CurvePlan curve_pace(const ProbeOptions &options);
 
 // The distinct bytes the pattern probes touch (cache lines of the stride probe, buffer
@@ -150,10 +151,12 @@ struct PlannedPlateau {
 };
 std::vector<PlannedPlateau> sweep_plateaus(const DeviceRecord &device, const std::vector<uint64_t> &sizes);
 
-// Strides 1, 2, 4 ... elements of `element_bytes` up to at least `page_bytes`.
-std::vector<uint64_t> stride_plan(Suite suite, uint32_t element_bytes, uint64_t page_bytes = 4096);
-// Byte offsets 0 ... at least 256, multiples of element_bytes.
-std::vector<uint64_t> alignment_plan(Suite suite, uint32_t element_bytes);
+// Strides 1, 2, 4 ... elements of `element_bytes` up to at least `page_bytes` (1, 4,
+// 16 ... in the quick suite and where a time budget gave up points: options.economy).
+std::vector<uint64_t> stride_plan(const ProbeOptions &options, uint32_t element_bytes, uint64_t page_bytes = 4096);
+// Byte offsets 0 ... at least 256, multiples of element_bytes; fewer of them in the
+// quick suite and where a time budget gave up points.
+std::vector<uint64_t> alignment_plan(const ProbeOptions &options, uint32_t element_bytes);
 
 // Refusals with a message saying what is wrong and what is allowed.
 void check_stride(uint64_t stride, uint64_t elements);                             // UsageError

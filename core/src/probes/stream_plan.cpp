@@ -26,6 +26,10 @@ StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options)
         plan.widths = {16};
         plan.warmups = 2;
         plan.reps = 10;
+        if (options.economy >= 1) {
+            plan.warmups = 1;
+            plan.reps = 5;
+        }
         break;
     case Suite::full:
         plan.widths = {4, 8, 16};

@@ -36,7 +36,7 @@ class StrideProbe final : public Probe {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
-        const std::vector<uint64_t> strides = stride_plan(ctx.options.suite, stride_width);
+        const std::vector<uint64_t> strides = stride_plan(ctx.options, stride_width);
         const uint64_t bytes = stride_span(footprint, strides.back(), stride_width);
         const uint64_t elements = bytes / stride_width;
         for (uint64_t s : strides)

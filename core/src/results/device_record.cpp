@@ -211,6 +211,7 @@ nlohmann::json to_json(const DeviceRecord &d)
         j["link"] = *d.link;
         if (d.link->is_null()) unknown["link"] = d.link_unknown.empty() ? "not read" : d.link_unknown;
     }
+    if (d.time_budget) j["time_budget"] = *d.time_budget;
     j["unknown"] = unknown;
     return j;
 }
@@ -338,6 +339,7 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
         kind.max_allocation_bytes = count_of<uint64_t>(k, "max_allocation_bytes").value_or(0);
         d.kinds.push_back(kind);
     }
+    if (j.contains("time_budget")) d.time_budget = j["time_budget"];
     if (j.contains("link")) {
         d.link = j["link"];
         d.link_unknown = text_or(object_or_empty(j, "unknown"), "link", "");

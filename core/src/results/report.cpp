@@ -156,7 +156,17 @@ std::string device_heading(const nlohmann::json &d)
         llc.value("bytes", nlohmann::json()).is_number())
         line += fmt::format(", last-level cache {} ({})", format_size(llc["bytes"].get<uint64_t>()),
                             text_or(llc, "source", ""));
-    return line + ")\n";
+    line += ")\n";
+    // Said before the device's first figure: what the standard suite gave up to keep its time.
+    if (const nlohmann::json budget = object_or_empty(d, "time_budget"); budget.contains("budget_seconds")) {
+        line += fmt::format("  time budget {:.0f} s, estimated {:.1f} s", number_or(budget, "budget_seconds", 0.0),
+                            number_or(budget, "estimate_seconds", 0.0));
+        if (count_or(budget, "economy", 0) > 0)
+            line += fmt::format(" with {} ({:.1f} s with all of them)", text_or(budget, "given_up", "?"),
+                                number_or(budget, "unbudgeted_estimate_seconds", 0.0));
+        line += "\n";
+    }
+    return line;
 }
 
 std::string describe_backends(const nlohmann::json &backends)

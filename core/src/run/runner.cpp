@@ -87,8 +87,9 @@ nlohmann::json planned_seconds(const Probe &probe, const DeviceRecord &record, c
 } // namespace
 
 DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::vector<const Probe *> &probes,
-                           const ProbeOptions &options, const RunObserver &observer)
+                           const ProbeOptions &run_options, const RunObserver &observer)
 {
+    ProbeOptions options = run_options; // with the economy the device's time budget asks for
     DeviceRunStatus status;
     auto report = [&](const ProbeResult &r) {
         status.failed |= r.status == ProbeResult::Status::failed;
@@ -113,6 +114,15 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
         r.verification = {Verification::Status::unverified, "the device could not be opened"};
         report(r);
         return status;
+    }
+    // The standard suite's time budget: the plan gives up repetitions, then points, to
+    // keep it, and the device's record says what it gave up before anything runs.
+    try {
+        const DevicePlan plan = plan_within_budget(record, probes, options);
+        options.economy = plan.economy;
+        record.time_budget = budget_json(plan);
+    } catch (const Error &) {
+        // A plan refused (a --size below a probe's start): each probe says so as it runs.
     }
     if (observer.device_started) observer.device_started(record);
     CardWatch watch(record); // clocks, power, busy % and link beside the timed runs
@@ -178,6 +188,8 @@ nlohmann::json to_json(const ProbeOptions &o)
     if (o.memory_limit) j["memory_limit"] = {{"bytes", o.memory_limit->bytes}, {"fraction", o.memory_limit->fraction}};
     if (o.time_budget_seconds) j["time_budget_seconds"] = *o.time_budget_seconds;
     if (o.probe_budget_seconds) j["probe_budget_seconds"] = *o.probe_budget_seconds;
+    if (o.device_budget_seconds) j["device_budget_seconds"] = *o.device_budget_seconds;
+    if (o.economy) j["economy"] = o.economy;
     if (!o.partner_modules.empty()) j["partner_modules"] = o.partner_modules;
     return j;
 }
@@ -203,6 +215,8 @@ ProbeOptions probe_options_from_json(const nlohmann::json &j)
     }
     if (j.contains("time_budget_seconds")) o.time_budget_seconds = j["time_budget_seconds"].get<double>();
     if (j.contains("probe_budget_seconds")) o.probe_budget_seconds = j["probe_budget_seconds"].get<double>();
+    if (j.contains("device_budget_seconds")) o.device_budget_seconds = j["device_budget_seconds"].get<double>();
+    if (j.contains("economy")) o.economy = j["economy"].get<uint32_t>();
     if (j.contains("partner_modules")) o.partner_modules = j["partner_modules"].get<std::vector<std::string>>();
     return o;
 }

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,10 +71,34 @@ struct DevicePlan {
     Throughput throughput;
     std::vector<ProbePlan> probes;
     double seconds = 0; // every estimated probe
+    // The time budget the plan was made to keep (0: none), what it gave up for it
+    // (ProbeOptions::economy) and the estimate before it gave anything up.
+    double budget_seconds = 0;
+    uint32_t economy = 0;
+    double unbudgeted_seconds = 0;
 };
 
 // Plans every probe on the device without touching it.
 DevicePlan plan_device(const DeviceRecord &device, std::span<const Probe *const> probes, const ProbeOptions &options);
+
+// The standard suite keeps each device within this many seconds by its plan's estimate,
+// so a default run on three CPU backends measures in five minutes, and a GPU's first run
+// fits a short lease; the quick suite caps its sizes instead, the full suite spends what
+// its sizes need.
+inline constexpr double standard_budget_seconds = 90;
+// The budget options ask for: --budget (0: none), else the suite's (standard only).
+double device_budget_seconds(const ProbeOptions &options);
+// What an economy level gives up, in words: "nothing", "fewer repetitions", ...
+std::string economy_text(uint32_t economy);
+inline constexpr uint32_t most_economy = 2;
+// plan_device at the least economy whose estimate keeps the budget (the most, when none
+// does: sizes never shrink below their rules to keep it). Without a budget, plan_device.
+DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe *const> probes,
+                              const ProbeOptions &options);
+// The budget as a result set records it on the device (absent without a budget).
+std::optional<nlohmann::json> budget_json(const DevicePlan &plan);
+// One line: "time budget 90 s: estimated 84.2 s with fewer repetitions (all of them: 130.5 s)".
+std::string budget_text(const DevicePlan &plan);
 
 nlohmann::json to_json(const DevicePlan &plan);
 std::string plan_text(const DevicePlan &plan);

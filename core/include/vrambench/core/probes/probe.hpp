@@ -34,6 +34,13 @@ struct ProbeOptions {
     // --probe-max-seconds: a probe whose plan estimates more is reported as skipped
     // before it starts, so one slow probe cannot take the time of those after it.
     std::optional<double> probe_budget_seconds;
+    // The standard suite's time budget per device, in seconds: nothing, the suite's own
+    // (standard_budget_seconds); 0, none. A plan estimated past it gives up repetitions,
+    // then points (`economy`), never sizes below their rules (plan_within_budget).
+    std::optional<double> device_budget_seconds;
+    // How much the plan gave up to keep the budget: 0 nothing, 1 fewer repetitions,
+    // 2 fewer points as well (economy_text). Set per device by plan_within_budget.
+    uint32_t economy = 0;
     // Module files of the run's other available backends: the interop probes load them
     // beside the device's own module, so both sides of a pair share one process.
     std::vector<std::string> partner_modules;

@@ -32,6 +32,9 @@ struct DeviceRecord {
     // was never read; null with `link_unknown` saying why when there is none.
     std::optional<nlohmann::json> link;
     std::string link_unknown;
+    // The standard suite's time budget as the run planned this device (plan.hpp:
+    // budget_json): absent when no budget was kept.
+    std::optional<nlohmann::json> time_budget;
 
     // pci:ADDRESS when the API tells it (drivers disagree on UUIDs across APIs), else
     // uuid:HEX, else the id: one physical card seen through several APIs, one key.
