@@ -45,9 +45,6 @@ class ComputeOperation {
     // whole working set (a set below one wave of the device), else 1.
     uint32_t copies() const { return copies_; }
 
-    // CHASE: whether the walk follows links of device addresses (chase_links.hpp).
-    bool by_address() const { return links_ != nullptr; }
-
   private:
     enum class Answer { None, Sum, Check, Gather, Chase };
 
