@@ -3,7 +3,8 @@
 // before, so the time per step is the memory's latency. A long chain runs as several
 // dispatches (drivers bound the length of one loop and of one dispatch); the position
 // is handed over in the result slot. Only an index about to be followed must lie
-// inside the buffer; the final one is the answer, whatever it is.
+// inside the buffer; the final one is the answer, whatever it is. Where the device offers
+// buffer device addresses, chase_addresses.comp walks instead, one load a step.
 #define WIDTH 1
 #include "common.glsl"
 #include "chain.glsl"

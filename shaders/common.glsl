@@ -25,6 +25,11 @@ layout(push_constant, std430) uniform Push {
     uvec2 chain_limit;  // where src1's buffer ends
     uint segment_shift; // log2 of the elements in one segment
     uint passes;        // times each invocation walks its elements (0 and 1: once)
+    // chase by device address (backends/vulkan/chase_links.hpp)
+    uvec2 link_base;    // the first link's device address
+    uvec2 link_trap;    // the trap's: the link after the last
+    uint link_shift;    // a link lies at byte index << link_shift: 2 or 3
+    uint reserved_;
 } pc;
 
 #ifndef WIDTH

@@ -95,10 +95,36 @@ ComputeOperation::ComputeOperation(Device &device, const vrb_operation &op) : de
         plan_stream(op);
     Pipelines &pipelines = device.pipelines();
     layout_ = pipelines.layout(layout_kind_);
-    pipeline_ = pipelines.get(shader_, layout_kind_, local_size_);
     HostBuffer &results = device.results(std::max<uint64_t>(slots_, 1) * kSlotBytes);
     results_ = &results;
     write_descriptors(results);
+    if (kind_ == VRB_OP_CHASE && !dispatches_.empty()) {
+        if (device.shape().chase_by_address) link_chase(op);
+        if (!links_) device.context().log(VRB_LOG_DEBUG, "CHASE walks the chain's indices");
+    }
+    pipeline_ = pipelines.get(shader_, layout_kind_, local_size_);
+}
+
+void ComputeOperation::link_chase(const vrb_operation &op)
+{
+    LinkSource source;
+    source.kind = &buffer_of(op.src1).kind();
+    source.set = sets_[0];
+    source.common = dispatches_.front().push;
+    source.shader = links_shader_;
+    Links links = make_links(device_, source, *results_);
+    if (!links.buffer) return;
+    links_ = std::move(links.buffer);
+    shader_ = address_shader_;
+    for (Dispatch &d : dispatches_) {
+        set64(d.push.link_base, links_->address());
+        set64(d.push.link_trap, links_->address() + links.layout.slots * 8);
+        d.push.link_shift = links.layout.shift;
+    }
+    dispatches_.back().push.flags |= kFlagChaseLast;
+    device_.context().log(VRB_LOG_DEBUG, links.layout.shift == 2
+                                             ? "CHASE walks device addresses, links at the indices' own bytes"
+                                             : "CHASE walks device addresses, links of 8 bytes an index");
 }
 
 void ComputeOperation::plan_stream(const vrb_operation &op)
@@ -288,6 +314,14 @@ void ComputeOperation::plan_gather_or_chase(const vrb_operation &op)
         shader_ = "chase_uniform";
     else
         fail(VRB_ERROR_UNSUPPORTED, "CHASE over several buffer segments needs shaderStorageBufferArrayDynamicIndexing");
+    if (!gather) {
+        // The walk by address reads the chain in one invocation, as the index walk does;
+        // the passes that make its links read it in many.
+        address_shader_ = reached == 1 ? "chase_addresses_single" : "chase_addresses_uniform";
+        links_shader_ = reached == 1             ? "chase_links_single"
+                        : shape.chain_nonuniform ? "chase_links_nonuniform"
+                                                 : "chase_links_switch";
+    }
 
     if (!gather) {
         local_size_ = 1;
@@ -298,7 +332,7 @@ void ComputeOperation::plan_gather_or_chase(const vrb_operation &op)
             Dispatch d;
             d.push = common;
             d.push.count = static_cast<uint32_t>(n);
-            d.push.flags = done == 0 ? 1u : 0u;
+            d.push.flags = done == 0 ? kFlagChaseFirst : 0u;
             d.barrier_before = done != 0;
             dispatches_.push_back(d);
             done += n;

@@ -4,10 +4,12 @@
 // the per-workgroup result slots.
 #pragma once
 
+#include "chase_links.hpp"
 #include "handles.hpp"
 #include "pipelines.hpp"
 #include "push_constants.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,9 @@ class ComputeOperation {
     void plan_stream(const vrb_operation &op);
     void plan_gather_or_chase(const vrb_operation &op);
     void write_descriptors(HostBuffer &results);
+    // Makes the chain into links and the dispatches into the walk by address, where the
+    // links find room; else leaves the walk of indices.
+    void link_chase(const vrb_operation &op);
 
     Device &device_;
     uint32_t kind_; // vrb_op_kind as it came over the ABI: it may be one this backend does not know
@@ -81,6 +86,8 @@ class ComputeOperation {
     uint32_t slots_ = 0;
     uint32_t copies_ = 1; // workgroups that each walked the whole set (1: it was shared out)
     HostBuffer *results_ = nullptr;
+    std::string links_shader_, address_shader_; // CHASE by address: the link passes', the walk's
+    std::unique_ptr<LinkBuffer> links_;
     Owned<VkDescriptorPool> pool_;
     std::vector<VkDescriptorSet> sets_;
 };

@@ -1,5 +1,6 @@
 #include "device.hpp"
 
+#include "chase_links.hpp"
 #include "external_memory.hpp"
 #include "run.hpp"
 #include "timestamps.hpp"
@@ -99,7 +100,8 @@ Device::Device(Context &context, uint32_t index)
         fail(VRB_ERROR_UNSUPPORTED, "VRAMBENCH_VULKAN_SHADERS=cpu needs shaderInt64 and uint texel buffers");
     VkPhysicalDeviceFeatures features{};
     features.shaderStorageBufferArrayDynamicIndexing = physical_.features.shaderStorageBufferArrayDynamicIndexing;
-    features.shaderInt64 = shape_.cpu_tuned;
+    shape_.chase_by_address = chase_by_address(physical_, options.chase);
+    features.shaderInt64 = shape_.cpu_tuned || shape_.chase_by_address;
     VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     const bool v12 = physical_.api_version >= VK_API_VERSION_1_2;
     if (v12) {
@@ -108,7 +110,14 @@ Device::Device(Context &context, uint32_t index)
         // Semaphores other devices and APIs share (semaphore.hpp) are timeline semaphores.
         features12.timelineSemaphore = physical_.timeline_semaphore;
         host_query_reset_ = physical_.host_query_reset;
+        // Only CHASE's links are reached by address: no buffer of the host's, exported or
+        // imported, changes for it.
+        features12.bufferDeviceAddress = shape_.chase_by_address;
     }
+    VkPhysicalDeviceBufferDeviceAddressFeaturesKHR address_features{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES_KHR};
+    address_features.bufferDeviceAddress = VK_TRUE;
+    const bool address_extension = shape_.chase_by_address && physical_.buffer_device_address_khr;
     std::vector<const char *> extensions;
     // A driver layered over another API must be told the application knows it is.
     if (physical_.has_extension("VK_KHR_portability_subset")) extensions.push_back("VK_KHR_portability_subset");
@@ -120,9 +129,10 @@ Device::Device(Context &context, uint32_t index)
         extensions.push_back(name);
     for (const char *name : external_semaphore_extensions(physical_))
         extensions.push_back(name);
+    if (address_extension) extensions.push_back(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    info.pNext = v12 ? &features12 : nullptr;
+    info.pNext = v12 ? static_cast<void *>(&features12) : address_extension ? &address_features : nullptr;
     info.queueCreateInfoCount = static_cast<uint32_t>(queue_infos.size());
     info.pQueueCreateInfos = queue_infos.data();
     info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());

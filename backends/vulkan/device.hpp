@@ -34,6 +34,7 @@ struct DeviceShape {
     uint32_t chase_steps_per_dispatch = 0;
     bool chain_nonuniform = false; // GATHER may index its segment array per invocation
     bool chain_uniform = false;    // CHASE may index its segment array at all
+    bool chase_by_address = false; // CHASE walks links of device addresses (chase_links.hpp)
     // The streaming shaders tuned for CPU implementations (shaders/access.glsl): operands
     // read through uniform texel buffers, results written as 64-bit components.
     bool cpu_tuned = false;

@@ -2,7 +2,9 @@
 
 #include "cpu_caches.hpp"
 
+#include "chase_links.hpp"
 #include "memory_kinds.hpp"
+#include "options.hpp"
 #include "queues.hpp"
 
 #include <cinttypes>
@@ -200,6 +202,15 @@ void describe_device(const PhysicalDevice &d, vrb_device_info &out)
     if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) cpu::describe_cpu_caches(info, "the host CPU's, from ");
     add_property(info, "vulkan.memory_budget", d.has_budget ? "yes" : "no");
     add_property(info, "vulkan.shader_int64", d.features.shaderInt64 ? "yes" : "no");
+    // The walk a chase takes on this device as the environment sets it; a malformed
+    // setting fails when the device is opened, and reads here as the default.
+    ChaseWalk requested = ChaseWalk::Automatic;
+    try {
+        requested = read_options().chase;
+    } catch (const Failure &) {
+    }
+    add_property(info, "vulkan.chase_walk",
+                 chase_walk_name(requested != ChaseWalk::Indices && offers_chase_by_address(d)));
 }
 
 } // namespace vrb::vulkan

@@ -66,6 +66,15 @@ Options read_options()
         options.local_size = static_cast<uint32_t>(number("VRAMBENCH_VULKAN_LOCAL_SIZE", v, 1, 1024, true));
     if (const char *v = variable("VRAMBENCH_VULKAN_GROUPS"))
         options.max_groups = static_cast<uint32_t>(number("VRAMBENCH_VULKAN_GROUPS", v, 1, 65535, false));
+    if (const char *v = variable("VRAMBENCH_VULKAN_CHASE")) {
+        const std::string_view s(v);
+        if (s != "indices" && s != "addresses" && s != "auto")
+            plugin::fail(VRB_ERROR_INVALID_ARGUMENT, "VRAMBENCH_VULKAN_CHASE=" + std::string(s) +
+                                                         " must be \"indices\", \"addresses\" or \"auto\"");
+        options.chase = s == "indices"     ? ChaseWalk::Indices
+                        : s == "addresses" ? ChaseWalk::Addresses
+                                           : ChaseWalk::Automatic;
+    }
     return options;
 }
 

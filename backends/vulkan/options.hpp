@@ -12,6 +12,9 @@
 //                                       without timestamps
 //   VRAMBENCH_VULKAN_LOCAL_SIZE=n       workgroup width (a power of two)
 //   VRAMBENCH_VULKAN_GROUPS=n           most workgroups per dispatch
+//   VRAMBENCH_VULKAN_CHASE=indices|addresses  CHASE walks the chain's indices, or
+//                                       links of 64-bit device addresses (default:
+//                                       addresses where the device offers them)
 // The validation setting is read when the context is created, the others whenever a
 // device is opened.
 #pragma once
@@ -21,6 +24,7 @@
 namespace vrb::vulkan {
 
 enum class Tuning { Automatic, Gpu, Cpu };
+enum class ChaseWalk { Automatic, Indices, Addresses };
 
 struct Options {
     bool validation = false;
@@ -31,6 +35,7 @@ struct Options {
     uint64_t staging_bytes = uint64_t(64) << 20;
     uint32_t local_size = 0; // 0: the device's default
     uint32_t max_groups = 0; // 0: the device's default
+    ChaseWalk chase = ChaseWalk::Automatic;
 };
 
 // Throws Failure(VRB_ERROR_INVALID_ARGUMENT) naming a malformed variable.

@@ -68,6 +68,16 @@ PhysicalDevice query_physical_device(VkPhysicalDevice handle, uint32_t instance_
         d.host_query_reset = features12.hostQueryReset;
         d.nonuniform_storage_buffer_indexing = features12.shaderStorageBufferArrayNonUniformIndexing;
         d.timeline_semaphore = features12.timelineSemaphore;
+        d.buffer_device_address = features12.bufferDeviceAddress;
+    } else if (v11 && d.has_extension(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME)) {
+        VkPhysicalDeviceBufferDeviceAddressFeaturesKHR address{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES_KHR};
+        VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        features.pNext = &address;
+        vkGetPhysicalDeviceFeatures2(handle, &features);
+        d.features = features.features;
+        d.buffer_device_address = address.bufferDeviceAddress;
+        d.buffer_device_address_khr = address.bufferDeviceAddress;
     } else {
         vkGetPhysicalDeviceFeatures(handle, &d.features);
     }

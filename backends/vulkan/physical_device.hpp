@@ -34,6 +34,10 @@ struct PhysicalDevice {
     bool host_query_reset = false;
     bool nonuniform_storage_buffer_indexing = false;
     bool timeline_semaphore = false;
+    // Buffer device addresses: a Vulkan 1.2 feature, or VK_KHR_buffer_device_address's
+    // on a 1.1 device (buffer_device_address_khr: enabling it takes the extension).
+    bool buffer_device_address = false;
+    bool buffer_device_address_khr = false;
 
     std::vector<VkQueueFamilyProperties> queue_families;
     VkPhysicalDeviceMemoryProperties memory{};

@@ -23,9 +23,16 @@ struct PushConstants {
     uint32_t chain_limit[2] = {0, 0};
     uint32_t segment_shift = 0;
     uint32_t passes = 1; // times each invocation walks its elements in one dispatch
+    // CHASE by device address (chase_links.hpp)
+    uint32_t link_base[2] = {0, 0};
+    uint32_t link_trap[2] = {0, 0};
+    uint32_t link_shift = 3;
+    uint32_t reserved = 0;
 };
 
-static_assert(sizeof(PushConstants) == 72);
+static_assert(sizeof(PushConstants) == 96);
+static_assert(offsetof(PushConstants, link_base) == 72);
+static_assert(offsetof(PushConstants, link_shift) == 88);
 static_assert(offsetof(PushConstants, first_lane) == 16);
 static_assert(offsetof(PushConstants, chain_base) == 48);
 static_assert(offsetof(PushConstants, segment_shift) == 64);
@@ -42,6 +49,9 @@ inline constexpr uint32_t kChainSegmentSlots = 16;
 // PushConstants::flags of a stream operation whose every workgroup walks the whole set
 // (FLAG_WHOLE_SET in shaders/common.glsl).
 inline constexpr uint32_t kFlagWholeSet = 2;
+// PushConstants::flags of CHASE's dispatches: the chain's first, and (by address) its
+// last, whose final step loads the answer (shaders/chase_addresses.comp).
+inline constexpr uint32_t kFlagChaseFirst = 1, kFlagChaseLast = 4;
 
 // Binding numbers of the two descriptor set layouts.
 namespace binding {

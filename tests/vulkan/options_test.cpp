@@ -14,8 +14,9 @@ class OptionsFromEnvironment : public ::testing::Test {
   protected:
     void TearDown() override
     {
-        for (const char *name : {"VRAMBENCH_VULKAN_SEGMENT_BYTES", "VRAMBENCH_VULKAN_STAGING",
-                                 "VRAMBENCH_VULKAN_STAGING_BYTES", "VRAMBENCH_VULKAN_LOCAL_SIZE"})
+        for (const char *name :
+             {"VRAMBENCH_VULKAN_SEGMENT_BYTES", "VRAMBENCH_VULKAN_STAGING", "VRAMBENCH_VULKAN_STAGING_BYTES",
+              "VRAMBENCH_VULKAN_LOCAL_SIZE", "VRAMBENCH_VULKAN_CHASE"})
             unsetenv(name);
     }
 };
@@ -46,6 +47,22 @@ TEST_F(OptionsFromEnvironment, refuse_an_unknown_staging_mode_and_a_huge_workgro
     unsetenv("VRAMBENCH_VULKAN_STAGING");
     setenv("VRAMBENCH_VULKAN_LOCAL_SIZE", "2048", 1);
     EXPECT_THROW(read_options(), plugin::Failure);
+}
+
+TEST_F(OptionsFromEnvironment, name_the_chase_walk_asked_for_and_refuse_any_other)
+{
+    EXPECT_EQ(read_options().chase, ChaseWalk::Automatic);
+    setenv("VRAMBENCH_VULKAN_CHASE", "indices", 1);
+    EXPECT_EQ(read_options().chase, ChaseWalk::Indices);
+    setenv("VRAMBENCH_VULKAN_CHASE", "addresses", 1);
+    EXPECT_EQ(read_options().chase, ChaseWalk::Addresses);
+    setenv("VRAMBENCH_VULKAN_CHASE", "pointers", 1);
+    try {
+        read_options();
+        FAIL() << "VRAMBENCH_VULKAN_CHASE=pointers was accepted";
+    } catch (const plugin::Failure &f) {
+        EXPECT_NE(std::string(f.what()).find("VRAMBENCH_VULKAN_CHASE=pointers"), std::string::npos) << f.what();
+    }
 }
 
 } // namespace

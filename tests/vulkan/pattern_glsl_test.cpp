@@ -133,7 +133,7 @@ TEST(PatternGlsl, matches_pattern_h_for_every_pattern_at_lanes_past_2_to_the_32)
     set_info.pBindings = bindings;
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VK_OK(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout));
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 72};
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 96};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &set_layout;
@@ -193,7 +193,7 @@ TEST(PatternGlsl, matches_pattern_h_for_every_pattern_at_lanes_past_2_to_the_32)
     VK_OK(vkBeginCommandBuffer(commands, &begin));
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
-    uint32_t push[18] = {n};
+    uint32_t push[24] = {n};
     vkCmdPushConstants(commands, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     vkCmdDispatch(commands, (n + local_size - 1) / local_size, 1, 1);
     VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
