@@ -52,6 +52,7 @@ Device::Device(const DeviceEntry &entry, const std::string &id, const vrb_host_t
     // blocks keep every core busy to the end even when another process takes one away.
     max_groups_ = options_.max_groups ? options_.max_groups : uint64_t(units) * (cpu_ ? 256 : 32);
     compute_units_ = units;
+    cache_bytes_ = device_value<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
     const auto svm = device_value_or<cl_device_svm_capabilities>(device_, CL_DEVICE_SVM_CAPABILITIES).value_or(0);
     kinds_ = memory_kinds(uses_host_memory(device_), svm);
 
@@ -105,6 +106,12 @@ void Device::check_cancelled() const
 uint64_t Device::whole_set_groups_for(uint64_t items) const
 {
     return whole_set_groups({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, items);
+}
+
+bool Device::streaming_stores_for(uint64_t dst_bytes) const
+{
+    return streaming_stores({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, dst_bytes,
+                            cache_bytes_);
 }
 
 uint64_t Device::groups_for(uint64_t items, uint32_t passes) const

@@ -47,6 +47,7 @@ class Device {
     std::vector<cl_ulong> read_results(uint64_t slots);
     uint64_t groups_for(uint64_t items, uint32_t passes) const;
     uint64_t whole_set_groups_for(uint64_t items) const; // geometry.hpp's whole_set_groups
+    bool streaming_stores_for(uint64_t dst_bytes) const; // geometry.hpp's streaming_stores
 
     const vrb_host_table *host_;
     std::string id_;
@@ -58,6 +59,7 @@ class Device {
     uint32_t local_size_ = 1;
     uint64_t max_groups_ = 1;
     uint64_t compute_units_ = 1;
+    uint64_t cache_bytes_ = 0; // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
     std::vector<MemoryKind> kinds_;
     ContextHandle context_;
     QueueHandle queue_;

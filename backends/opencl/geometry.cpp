@@ -26,4 +26,9 @@ uint64_t whole_set_groups(const Geometry &g, uint64_t items)
     return items < groups * std::max<uint32_t>(g.local_size, 1) ? groups : 0;
 }
 
+bool streaming_stores(const Geometry &g, uint64_t dst_bytes, uint64_t cache_bytes)
+{
+    return g.cpu && dst_bytes >= cache_bytes / 2 && dst_bytes >= (uint64_t{8} << 20);
+}
+
 } // namespace vrb::opencl

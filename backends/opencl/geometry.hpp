@@ -28,4 +28,10 @@ inline constexpr uint64_t kGroupsPerGpuUnit = 8;
 // groups were chosen by option.
 uint64_t whole_set_groups(const Geometry &g, uint64_t items);
 
+// Whether a CPU's elementwise kernels store `dst_bytes` with streaming (non-temporal)
+// stores: once the destination is past half the device's cache (`cache_bytes`, 0 when
+// the driver does not say) and 8 MiB, as the host backend decides. Below that the
+// destination is read again from the caches, where streaming stores would evict it.
+bool streaming_stores(const Geometry &g, uint64_t dst_bytes, uint64_t cache_bytes);
+
 } // namespace vrb::opencl

@@ -17,8 +17,10 @@ namespace {
 
 enum Role { kDst = 0, kSrc1 = 1, kSrc2 = 2 };
 
-// The stream kernels' `flags` (kernels/width.cl): every group walks the whole set.
+// The stream kernels' `flags` (kernels/common.cl and width.cl): every group walks the
+// whole set; a CPU's elementwise kernel stores with streaming stores.
 constexpr cl_uint kWalkWholeSet = 1;
+constexpr cl_uint kStreamingStores = 2;
 
 struct Shape {
     const char *kernel = nullptr;
@@ -109,6 +111,10 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     if (total_slots > std::numeric_limits<cl_uint>::max())
         plugin::fail(VRB_ERROR_UNSUPPORTED, "OpenCL: an operation of " + std::to_string(pieces.size()) + " pieces");
     cl_mem result_mem = results(total_slots);
+    const bool elementwise =
+        op.kind == VRB_OP_COPY || op.kind == VRB_OP_SCALE || op.kind == VRB_OP_ADD || op.kind == VRB_OP_TRIAD;
+    const cl_uint flags =
+        (whole ? kWalkWholeSet : 0u) | (elementwise && streaming_stores_for(op.count * e) ? kStreamingStores : 0u);
     const cl_uint pattern = op.kind == VRB_OP_WRITE ? cl_uint(VRB_PATTERN_RANDOM) : op.pattern;
 
     for (std::size_t r = 0; r < seconds.size(); ++r) {
@@ -138,7 +144,7 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
             arg<cl_uint>(kernel, 12, pattern);
             arg<cl_uint>(kernel, 13, passes);
             arg<cl_uint>(kernel, 14, static_cast<cl_uint>(slots[p]));
-            arg<cl_uint>(kernel, 15, whole ? kWalkWholeSet : 0u);
+            arg<cl_uint>(kernel, 15, flags);
             const size_t global = groups[p] * local_size_, local = local_size_;
             cl_event event = nullptr;
             check(clEnqueueNDRangeKernel(queue_.get(), kernel, 1, nullptr, &global, &local, 0, nullptr, &event),

@@ -49,6 +49,21 @@ TEST_F(VectorKernels, SumFoldAndDotEqualThePortableOnesAtEveryLengthAndOffset)
         }
 }
 
+TEST_F(VectorKernels, SumAndFoldOverSideBySideRunsEqualThePortableOnesOnLongRanges)
+{
+    // READ walks a range as four runs side by side: lengths around whole multiples of the
+    // four runs' cache lines, and past them, so each run's end and the remainder are met.
+    const uint64_t longest = 4 * 16 * 40 + 100;
+    const auto a = lanes_from(3, longest + 8);
+    for (uint64_t offset : {0u, 3u})
+        for (uint64_t n = 4 * 16 * 30; n <= longest; n += 7) {
+            ASSERT_EQ(kernels().sum(a.data() + offset, n), sum_portable(a.data() + offset, n)) << n << " " << offset;
+            for (uint32_t passes : {1u, 3u})
+                ASSERT_EQ(kernels().fold(a.data() + offset, n, passes), fold_portable(a.data() + offset, n, passes))
+                    << n << " " << offset << " " << passes;
+        }
+}
+
 TEST_F(VectorKernels, FoldMakesAsManyPassesAsItIsAsked)
 {
     // XOR over an even number of passes cancels and over an odd number leaves one pass's:

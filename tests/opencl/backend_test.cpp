@@ -153,6 +153,37 @@ TEST_F(OpenclBackend, AChaseInOneSegmentEndsWhereTheHostWalkEndsAndFailsOnTheFir
     EXPECT_EQ(device->run(chase, 1).output.checksum, 77777u);
 }
 
+TEST_F(OpenclBackend, CopyAndTriadPastTheCachesWriteEveryLaneAlignedOrNot)
+{
+    // Past the caches a CPU's elementwise kernels store with streaming stores, which take
+    // whole aligned lines: an aligned destination, one 16 bytes off, and a tail of lanes.
+    auto device = backend()->open(0);
+    const uint64_t bytes = (uint64_t(40) << 20) + 4096;
+    auto a = device->allocate(0, bytes), b = device->allocate(0, bytes), c = device->allocate(0, bytes);
+    const auto x = random_lanes(bytes / 4, 3), y = random_lanes(bytes / 4, 4);
+    upload(*a, 0, x);
+    upload(*b, 0, y);
+    for (uint64_t offset : {uint64_t(0), uint64_t(16)}) {
+        const uint64_t count = (bytes - 4096) / 8 + 3;
+        vrb_operation copy = vrb::make_operation(VRB_OP_COPY, 8, count);
+        copy.dst = {c->handle(), offset};
+        copy.src1 = {a->handle(), 0};
+        device->run(copy, 1);
+        auto got = download(*c, offset, count * 2);
+        for (uint64_t i = 0; i < got.size(); ++i)
+            ASSERT_EQ(got[i], x[i]) << "copy, offset " << offset << ", lane " << i;
+        vrb_operation triad = vrb::make_operation(VRB_OP_TRIAD, 8, count);
+        triad.scalar = 5;
+        triad.dst = {c->handle(), offset};
+        triad.src1 = {a->handle(), 0};
+        triad.src2 = {b->handle(), 0};
+        device->run(triad, 1);
+        got = download(*c, offset, count * 2);
+        for (uint64_t i = 0; i < got.size(); ++i)
+            ASSERT_EQ(got[i], x[i] + 5u * y[i]) << "triad, offset " << offset << ", lane " << i;
+    }
+}
+
 TEST_F(OpenclSegmentedBuffers, UploadAndDownloadCrossSegmentBoundaries)
 {
     auto buffer = device_->allocate(0, 5 * 4096 + 100);

@@ -74,3 +74,13 @@ TEST(OpenclGeometry, NoSetIsWalkedWholeOnACpuOrWithGroupsChosenByOption)
     chosen.groups_chosen = true;
     EXPECT_EQ(whole_set_groups(chosen, 10), 0u);
 }
+
+TEST(OpenclGeometry, ACpuStreamsStoresOnlyPastHalfItsCacheAnd8MiB)
+{
+    const uint64_t mib = uint64_t(1) << 20;
+    EXPECT_FALSE(streaming_stores(cpu, 16 * mib - 1, 32 * mib));
+    EXPECT_TRUE(streaming_stores(cpu, 16 * mib, 32 * mib));
+    EXPECT_FALSE(streaming_stores(cpu, 8 * mib - 1, 0)); // a cache the driver does not tell
+    EXPECT_TRUE(streaming_stores(cpu, 8 * mib, 0));
+    EXPECT_FALSE(streaming_stores(gpu, 1024 * mib, 32 * mib));
+}

@@ -59,6 +59,21 @@ ulong lane_total16(uint16 t, uint16 h)
 }
 #endif
 
+#ifdef CPU_TUNED
+// The stream kernels' flag for a destination past the caches (geometry.hpp's
+// streaming_stores): its lines are written without being read first. A plain store
+// reads each line in before it overwrites it, so COPY moves three arrays, not two.
+#define STREAMING_STORES 2u
+#if defined(__clang__) && defined(__has_builtin)
+#if __has_builtin(__builtin_nontemporal_store)
+#define STORE16_STREAMING(v, p) __builtin_nontemporal_store((v), (global uint16 *)(p))
+#endif
+#endif
+#ifndef STORE16_STREAMING
+#define STORE16_STREAMING(v, p) vstore16((v), 0, (p))
+#endif
+#endif
+
 #define PASS_COUNT (passes > 1u ? passes : 1u)
 
 // Every result slot is two words: (sum, faults) for sums, (mismatches, first
