@@ -180,9 +180,9 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         if (!c.socket_wide) largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
     const bool socket_wide =
         std::any_of(caches.begin(), caches.end(), [](const CacheReach &c) { return c.socket_wide; });
-    const bool reached_memory =
-        !plateaus.empty() &&
-        (settled || ((largest_cache > 0 || socket_wide) && largest_x >= memory_factor * largest_cache));
+    const bool past_the_caches =
+        !plateaus.empty() && (largest_cache > 0 || socket_wide) && largest_x >= memory_factor * largest_cache;
+    const bool reached_memory = past_the_caches || (settled && !plateaus.empty());
 
     // Where memory begins: the last plateau, or on a latency curve the first whose level
     // is within `memory_side` of the last's, past which TLB misses add their page walks.
