@@ -259,7 +259,7 @@ TEST(Plans, StepAStandardChasePastTheCacheByDoublingWithTwoRunsEach)
     EXPECT_EQ(f.to, 400 * MiB);
 }
 
-TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfItsWholeSpan)
+TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfEachSpanAndGrowItPastThePlan)
 {
     vrb::test::Description unknown;
     unknown.vendor = 0x10de;
@@ -269,11 +269,14 @@ TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfItsWholeSpan)
     const auto device = vrb::test::describe(unknown);
     ASSERT_EQ(device.last_level_cache_bytes(), 0u);
     const vrb::CurvePlan plan = vrb::plan_chase(device, {});
-    EXPECT_EQ(plan.to, 1ull << 30);
-    // Past a 126 MB L2 (a B200's) by far: the largest point is one lap of the span.
-    EXPECT_GE(plan.most_steps * vrb::line_bytes, plan.to);
+    // Planned to the largest cache the table knows, then grown until the latency settles.
+    EXPECT_EQ(plan.to, 256 * MiB);
+    EXPECT_TRUE(plan.grow);
+    // Past a 126 MB L2 (a B200's) by far: every point, grown ones too, is one lap of its span.
+    EXPECT_GE(plan.most_steps * vrb::line_bytes, plan.grow.most_bytes);
     EXPECT_EQ(plan.coarse_from, 64 * MiB);
     EXPECT_EQ(vrb::chase_warmups(plan, 1ull << 30, 0), 0u);
     const auto plan_all = vrb::plan_device(device, every_probe(), {});
-    EXPECT_EQ(find(plan_all, "latency.chase").sizes["largest_footprint_bytes"].get<uint64_t>(), 1ull << 30);
+    EXPECT_EQ(find(plan_all, "latency.chase").sizes["largest_footprint_bytes"].get<uint64_t>(), 256 * MiB);
+    EXPECT_EQ(find(plan_all, "latency.chase").reason, "grow");
 }

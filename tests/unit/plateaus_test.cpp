@@ -220,6 +220,36 @@ TEST(Plateaus, CountsCacheLevelsPastTheOverheadOnADeviceThatReportsNoCaches)
     EXPECT_EQ(p[2].name, "cache 2");
 }
 
+TEST(Plateaus, TheLastPlateauOfAGrownCurveThatSettledIsMemoryOnADeviceThatReportsNoCaches)
+{
+    // A latency staircase of a card with no cache size known, grown until its last two
+    // points agreed: the plateau it settled on is memory, and the L2 before it, within
+    // 2.5 x of memory's latency as a GPU's is, stays a cache.
+    auto latency = [] {
+        std::vector<vrb::Plateau> p(3);
+        p[0].level = 30, p[0].ends_at = 256 << 10;
+        p[1].level = 250, p[1].ends_at = 128 << 20;
+        p[2].level = 550;
+        return p;
+    };
+    auto grown = latency();
+    vrb::name_plateaus(grown, {}, 1 << 30, 4, vrb::CurveFigure::latency, 2.5, true);
+    EXPECT_EQ(grown[0].name, "cache 1");
+    EXPECT_EQ(grown[1].name, "cache 2");
+    EXPECT_EQ(grown[2].name, "memory");
+    // Not settled (stopped at a cap): nothing says the curve reached memory.
+    auto capped = latency();
+    vrb::name_plateaus(capped, {}, 1 << 30, 4, vrb::CurveFigure::latency, 2.5, false);
+    EXPECT_EQ(capped[2].name, "cache 3");
+    // The same on a bandwidth curve found from points.
+    const auto curve = staircase({900, 300, 100}, {1 << 20, 96 << 20}, 0.01);
+    auto found = vrb::find_plateaus(curve);
+    ASSERT_EQ(found.size(), 3u);
+    vrb::name_plateaus(found, {}, curve.back().x, 4, vrb::CurveFigure::bandwidth, 2.5, true);
+    EXPECT_EQ(found.back().name, "memory");
+    EXPECT_EQ(found[1].name, "cache 2");
+}
+
 TEST(Plateaus, AShortStretchOnTheWayOutOfALevelLeavesTheNextLevelsNameToThePlateauThatIsIt)
 {
     // A read sweep on a Zen 5 VM whose measured L3 instance is 9.5 MiB, two threads: L1,

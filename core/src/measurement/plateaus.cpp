@@ -149,7 +149,7 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
 }
 
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor, CurveFigure figure, double memory_side)
+                   double memory_factor, CurveFigure figure, double memory_side, bool settled)
 {
     constexpr double clear_step = 1.15;
     auto improved_on = [&](std::size_t k) {
@@ -180,15 +180,16 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         if (!c.socket_wide) largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
     const bool socket_wide =
         std::any_of(caches.begin(), caches.end(), [](const CacheReach &c) { return c.socket_wide; });
-    const bool reached_memory =
+    const bool past_the_caches =
         !plateaus.empty() && (largest_cache > 0 || socket_wide) && largest_x >= memory_factor * largest_cache;
+    const bool reached_memory = past_the_caches || (settled && !plateaus.empty());
 
     // Where memory begins: the last plateau, or on a latency curve the first whose level
     // is within `memory_side` of the last's, past which TLB misses add their page walks.
     std::size_t memory = plateaus.size();
     if (reached_memory) {
         memory = plateaus.size() - 1;
-        if (figure == CurveFigure::latency)
+        if (figure == CurveFigure::latency && !settled)
             while (memory > 0 && plateaus[memory - 1].level * memory_side >= plateaus.back().level)
                 --memory;
     }

@@ -4,6 +4,7 @@
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "growth.hpp"
 #include "offered.hpp"
 #include "probe_plans.hpp"
 
@@ -14,6 +15,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <optional>
 
 namespace vrb {
 
@@ -40,7 +43,7 @@ class ChaseProbe final : public Probe {
     void run(ProbeContext &ctx) const override
     {
         const CurvePlan plan = plan_chase(ctx.record, ctx.options);
-        const std::vector<uint64_t> sizes = chase_sizes(plan);
+        const std::vector<uint64_t> planned = chase_sizes(plan);
         const bool is_cpu = ctx.record.info.type == VRB_DEVICE_CPU;
         uint32_t kind = 0;
         try {
@@ -55,16 +58,18 @@ class ChaseProbe final : public Probe {
             ctx.emit(std::move(declined));
             return;
         }
-        auto chain = ctx.device.acquire(kind, sizes.back());
+        std::unique_ptr<Buffer> chain = ctx.device.acquire(kind, planned.back());
         const auto &info = ctx.record.info;
         const bool clock = (info.known & VRB_KNOWN_CORE_CLOCK) && info.core_clock_khz > 0;
         const auto caches = plan_caches(ctx.record, 1);
         uint64_t reach = 0;
 
         Curve curve("working_set_bytes", "bytes");
-        for (std::size_t i = 0; i < sizes.size(); ++i) {
-            const uint64_t x = sizes[i];
-            ctx.progress(fmt::format("chain over {}", format_size(x)), static_cast<double>(i) / sizes.size());
+        CurveGrowth growth(plan.grow, plan.to, spacing_lanes * 4);
+        std::vector<uint64_t> sizes;
+        auto measure = [&](uint64_t x) {
+            const auto begun = std::chrono::steady_clock::now();
+            const std::size_t i = sizes.size();
             const uint64_t lines = x / (spacing_lanes * 4);
             // As many nodes as a run loads, at most one per line: a small chain is lapped
             // whole, a large one is crossed once by most_steps loads to distinct lines.
@@ -99,6 +104,25 @@ class ChaseProbe final : public Probe {
                 mark_run_failed(point, e);
             }
             curve.add(static_cast<double>(x), point, std::move(detail));
+            sizes.push_back(x);
+            growth.add(x, point.value, std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count());
+        };
+        for (std::size_t i = 0; i < planned.size(); ++i) {
+            ctx.progress(fmt::format("chain over {}", format_size(planned[i])),
+                         static_cast<double>(i) / planned.size());
+            measure(planned[i]);
+        }
+        // Where no cache size is known, on past the plan until the latency settles.
+        while (const std::optional<uint64_t> x = growth.next()) {
+            ctx.progress(fmt::format("chain over {} (growing until the latency settles)", format_size(*x)), 1);
+            try {
+                chain.reset(); // the old chain goes first: the new one may need its memory
+                chain = ctx.device.acquire(kind, *x);
+            } catch (const Error &e) {
+                growth.refused(*x, e.what());
+                break;
+            }
+            measure(*x);
         }
         ProbeResult r = make_result(ctx, id());
         r.metric = "latency";
@@ -114,9 +138,10 @@ class ChaseProbe final : public Probe {
                         {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                         {"warmups", plan.warmups},
                         {"repetitions", plan.reps},
-                        {"size_rule", plan.size_rule}};
+                        {"size_rule", plan.grow ? plan.size_rule + "; " + growth.text() : plan.size_rule}};
         r.byte_counting = "none: latency is the run's seconds / dependent loads (steps), in ns";
-        r = curve.finish(std::move(r), &caches, static_cast<double>(reach));
+        r = curve.finish(std::move(r), &caches, static_cast<double>(reach), growth.settled());
+        if (plan.grow) r.extra["growth"] = growth.to_json();
         if (clock) {
             r.extra["core_clock_khz"] = info.core_clock_khz;
             for (auto &p : r.extra["curve"]["plateaus"])

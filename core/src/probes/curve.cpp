@@ -156,7 +156,7 @@ void Curve::add(double x, const ProbeResult &point, nlohmann::json detail)
     details_.push_back(std::move(detail));
 }
 
-ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, double reach) const
+ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, double reach, bool settled) const
 {
     nlohmann::json points = nlohmann::json::array();
     std::vector<CurvePoint> curve;
@@ -214,7 +214,7 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
         const CurveFigure figure = r.metric == "bandwidth" ? CurveFigure::bandwidth
                                    : r.metric == "latency" ? CurveFigure::latency
                                                            : CurveFigure::unspecified;
-        name_plateaus(found, *caches, reach > 0 ? reach : curve.empty() ? 0 : curve.back().x, 4, figure);
+        name_plateaus(found, *caches, reach > 0 ? reach : curve.empty() ? 0 : curve.back().x, 4, figure, 2.5, settled);
         for (const Plateau &p : found) {
             nlohmann::json j = {{"name", p.name},
                                 {"value", p.level},

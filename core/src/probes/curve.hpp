@@ -65,8 +65,9 @@ class Curve {
     // statistics those of the last point (the largest x); verification passed only
     // when every point passed. With `caches`, plateaus are found and named; the last
     // is memory when `reach` (the largest footprint; the largest x when 0) is past 4 x
-    // the largest cache.
-    ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches, double reach = 0) const;
+    // the largest cache, or when the curve grew until its figure `settled` (growth.hpp).
+    ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches, double reach = 0,
+                       bool settled = false) const;
 
   private:
     std::string x_name_, x_unit_;

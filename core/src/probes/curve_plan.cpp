@@ -185,7 +185,60 @@ PastCache past_cache(const CacheTarget &cache, Suite suite, uint64_t factor, uin
     return p;
 }
 
+// The largest last-level cache of any card in the device table: a card the table lacks
+// may have one as large, so a plan that knows no cache size measures that far before it
+// grows (an MI300X's 256 MiB Infinity Cache).
+uint64_t largest_table_cache()
+{
+    uint64_t most = 0;
+    for (const CardSpec &card : card_table())
+        most = std::max(most, card.last_level_bytes);
+    return most;
+}
+
+// No cache size is known: plan to the table's largest cache, at most a quarter of `cap`
+// (so two doublings fit), and grow past it up to `cap`.
+void plan_growth(CurvePlan &plan, Suite suite, uint64_t cap, std::string cap_text)
+{
+    plan.grow = GrowthRule{cap, growth_seconds(suite), 0.05, std::move(cap_text)};
+    const uint64_t table = largest_table_cache();
+    plan.to = std::max<uint64_t>(std::min(table, cap / 4) / 4096 * 4096, plan.from);
+    plan.reason = "grow";
+    plan.size_rule = plan.to == table ? fmt::format("{}, the largest last-level cache the device table knows: this "
+                                                    "device's is not known",
+                                                    format_size(plan.to))
+                                      : fmt::format("{}, a quarter of the cap below the {} largest last-level cache "
+                                                    "the device table knows: this device's is not known",
+                                                    format_size(plan.to), format_size(table));
+}
+
+// The cap of a grown curve: a quarter of the free memory, as the planned sizes keep to,
+// or `fallback` when the device reports none.
+std::pair<uint64_t, std::string> growth_cap(const DeviceRecord &device, uint64_t fallback)
+{
+    if (const uint64_t memory = free_memory(device))
+        return {memory / 4, fmt::format("a quarter of the {} free", format_size(memory))};
+    return {fallback, "the device reports no free memory"};
+}
+
 } // namespace
+
+uint64_t first_grown(const CurvePlan &plan, uint64_t granule)
+{
+    if (!plan.grow) return 0;
+    granule = std::max<uint64_t>(granule, 1);
+    const uint64_t x = 2 * plan.to / granule * granule;
+    return x <= plan.grow.most_bytes ? x : 0;
+}
+
+void add_growth_sizes(nlohmann::json &sizes, const CurvePlan &plan)
+{
+    if (!plan.grow) return;
+    sizes["open_ended"] = true;
+    sizes["grow_until"] = fmt::format("two points 2x apart agree within {:g} %", plan.grow.agree * 100);
+    sizes["grow_most_bytes"] = plan.grow.most_bytes;
+    sizes["grow_most_seconds"] = plan.grow.most_seconds;
+}
 
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
 {
@@ -202,9 +255,16 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
         return plan;
     }
     const bool quick = options.suite == Suite::quick;
-    const PastCache reach =
-        past_cache(plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1)), options.suite,
-                   quick ? 2 : 8, quick ? 32ull << 20 : 64ull << 20, quick ? 256ull << 20 : 1ull << 30);
+    const CacheTarget cache = plan_cache(device, options.suite, std::max<uint32_t>(device.info.compute_units, 1));
+    if (!cache.bytes && !(quick && device.info.type == VRB_DEVICE_CPU)) {
+        // A copy's two buffers each hold the working set, each in a quarter of free memory.
+        auto [cap, cap_text] = growth_cap(device, 4ull << 30);
+        plan_growth(plan, options.suite, cap, std::move(cap_text));
+        plan.size_rule += "; " + growth_text(plan.grow, plan.to);
+        return plan;
+    }
+    const PastCache reach = past_cache(cache, options.suite, quick ? 2 : 8, quick ? 32ull << 20 : 64ull << 20,
+                                       quick ? 256ull << 20 : 1ull << 30);
     plan.to = reach.bytes;
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
@@ -247,6 +307,25 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
         return plan;
     }
     const bool standard = options.suite == Suite::standard;
+    if (!llc && !quick) {
+        // Each point one lap of its whole span, as far as the cap: no cache can keep a
+        // lap it cannot hold, whatever its size.
+        auto [cap, cap_text] = growth_cap(device, 4ull << 30);
+        if (cap > most_chain_bytes) {
+            cap = most_chain_bytes;
+            cap_text = "as far as the chain's 32-bit links reach";
+        }
+        plan_growth(plan, options.suite, cap, std::move(cap_text));
+        plan.most_steps = std::max<uint64_t>(plan.least_steps, cap / line_bytes);
+        plan.size_rule += "; each point one lap of its whole span";
+        if (standard && !options.repetitions) {
+            plan.coarse_from = 64ull << 20;
+            plan.memory_reps = 2;
+            plan.size_rule += fmt::format("; doubling past {}, two runs each", format_size(plan.coarse_from));
+        }
+        plan.size_rule += "; " + growth_text(plan.grow, plan.to);
+        return plan;
+    }
     const PastCache reach = past_cache(plan_cache(device, options.suite, 1), options.suite, standard ? 4 : 8, 0,
                                        quick ? 64ull << 20 : 1ull << 30);
     plan.to = reach.bytes;
@@ -264,17 +343,11 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
         limits += fmt::format("; capped to a quarter of the {} free", format_size(memory));
         plan.reason = "limit";
     }
-    // With no cache size known, nothing says where memory starts: the largest point is
-    // one lap of its whole span (a B200's 126 MB L2 would hold a 64 MiB walk), and the
-    // grid doubles past 64 MiB so those laps stay few.
-    const bool unknown = !llc && !quick;
-    if (unknown) plan.most_steps = std::max<uint64_t>(plan.least_steps, plan.to / line_bytes);
     plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
-    if (standard && (llc || unknown) && !options.repetitions) {
-        plan.coarse_from = llc ? llc : 64ull << 20;
+    if (standard && llc && !options.repetitions) {
+        plan.coarse_from = llc;
         plan.memory_reps = 2;
-        plan.size_rule += llc ? "; past the cache at 2 x and 4 x it, two runs each"
-                              : "; one lap of the whole span at its largest point, doubling past 64 MiB, two runs each";
+        plan.size_rule += "; past the cache at 2 x and 4 x it, two runs each";
     }
     plan.size_rule += limits;
     return plan;

@@ -2,6 +2,8 @@
 // and the checks that refuse a malformed plan before anything is allocated.
 #pragma once
 
+#include "growth.hpp"
+
 #include <vrambench/core/measurement/plateaus.hpp>
 #include <vrambench/core/probes/probe.hpp>
 
@@ -11,8 +13,9 @@ namespace vrb {
 // "memory" (a multiple of the last-level cache, to reach device memory), "cache" (a
 // multiple of what the measured cores reach, for a suite that stays quick), "limit"
 // (cut to what memory allows), "cap" (the quick suite's quick_most_bytes), "option"
-// (--size), "default" (nothing says how large
-// the caches are).
+// (--size), "default" (nothing says how large the caches are), "grow" (nothing says how
+// large the caches are, and the curve grows past its planned sizes until its figure
+// settles: growth.hpp).
 // The quick suite's largest working set on a CPU device (the host, lavapipe, PoCL),
 // whatever its caches: the suite stays quick (a socket's 480 MiB L3 reported to a VM took
 // its sweeps and chase to 960 MiB and its time to 11 s; capped, every CPU runs the sizes
@@ -56,7 +59,19 @@ struct CurvePlan {
     // by `ratio`, and a point takes `memory_reps` runs (0: the grid and reps go on as below).
     uint64_t coarse_from = 0;
     uint32_t memory_reps = 0;
+    // bandwidth.sweep and latency.chase where no cache size is known: past `to` the
+    // working set doubles until the figure settles or a cap ends it (growth.hpp).
+    GrowthRule grow;
 };
+
+// The first size a growing plan measures past its planned ones (2 x `to`, a multiple of
+// `granule`), or 0 when the plan does not grow or the cap leaves no room: the one doubling
+// a plan's estimate counts.
+uint64_t first_grown(const CurvePlan &plan, uint64_t granule);
+
+// The growth rule as a plan lists it among its sizes: open_ended, grow_most_bytes,
+// grow_most_seconds, grow_until. Nothing for a plan that does not grow.
+void add_growth_sizes(nlohmann::json &sizes, const CurvePlan &plan);
 
 // The pace every curve's points share (sweep, chase, stride, alignment, gather):
 // warm-ups, timed runs (--reps overrides them), the length runs are stretched to, the
@@ -103,9 +118,13 @@ inline constexpr uint64_t line_bytes = 64;
 // below from) or a ratio not above 1.
 std::vector<uint64_t> geometric_sizes(uint64_t from, uint64_t to, double ratio, uint64_t granule);
 
-// bandwidth.sweep: 4 KiB to 8 x the last-level cache, at least 64 MiB (1 GiB when no
-// size is known); quick: 2 x what the cores reach, at least 32 MiB. Two buffers of up to
-// `to` bytes in a quarter of the free memory. --size sets the largest working set.
+// bandwidth.sweep: 4 KiB to 8 x the last-level cache, at least 64 MiB; quick: 2 x what
+// the cores reach, at least 32 MiB. Two buffers of up to `to` bytes in a quarter of the
+// free memory. --size sets the largest working set. Where no cache size is known (no
+// --llc, no size from the API, no table entry): planned to the largest last-level cache
+// the device table knows (at most a quarter of the cap, so two doublings fit), then grown
+// (`grow`) up to a quarter of the free memory (4 GiB when none is reported); a CPU in the
+// quick suite keeps quick_most_bytes instead.
 CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
 // latency.chase: a chain spanning 4 KiB to 8 x the last-level cache (standard: 4 x;
 // quick: 4 x what one core reaches), in a quarter of free memory; --size sets the
@@ -114,15 +133,21 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
 // costs no full lap. Past the cache every load goes to memory and one run lasts as long as
 // a lap of millions of them: the standard suite steps past the cache by doubling, to
 // 2 x and 4 x it, two runs each (an MI300X's lap of 1 GiB is 16 M loads, over 10 s).
+// Where no cache size is known, the standard and full suites plan as the sweep does and
+// grow past it, each point one lap of its whole span (no cache can keep a lap it cannot
+// hold); the quick suite, 2^16 loads a run, stays at 64 MiB and measures no memory.
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options);
 // The chase's working sets: the grid of `ratio` to coarse_from, doubling past it.
 std::vector<uint64_t> chase_sizes(const CurvePlan &plan);
 // The chase's warm-up runs at a point of `footprint` bytes: none past the last-level cache
-// (or past coarse_from), where a run's lap leaves nothing a cache could keep.
+// (or past coarse_from, or at a grown point), where a run's lap leaves nothing a cache
+// could keep.
 inline uint32_t chase_warmups(const CurvePlan &plan, uint64_t footprint, uint64_t last_level)
 {
-    return (last_level && footprint > last_level) || (plan.coarse_from && footprint > plan.coarse_from) ? 0
-                                                                                                        : plan.warmups;
+    return (last_level && footprint > last_level) || (plan.coarse_from && footprint > plan.coarse_from) ||
+                   (plan.grow && footprint > plan.to)
+               ? 0
+               : plan.warmups;
 }
 // Its timed runs: memory_reps past coarse_from, where it is set.
 inline uint32_t chase_reps(const CurvePlan &plan, uint64_t footprint)

@@ -92,8 +92,12 @@ ProbePlan plan_sweep_probe(const DeviceRecord &device, const ProbeOptions &optio
                             {"to_bytes", std::min(plateau.to_bytes, sizes.back())},
                             {"points", plateau.points}});
     p.sizes["plateaus"] = std::move(plateaus);
-    p.cost.runs.push_back(fill(static_cast<double>(sizes.back())));
-    for (uint64_t x : sizes) {
+    add_growth_sizes(p.sizes, c);
+    // A growing plan's estimate counts its first doubling, the fewest a settled curve takes.
+    auto costed = sizes;
+    if (const uint64_t grown = first_grown(c, 4096)) costed.push_back(grown);
+    p.cost.runs.push_back(fill(static_cast<double>(costed.back())));
+    for (uint64_t x : costed) {
         const double bytes = static_cast<double>(x);
         for (int op = 0; op < 3; ++op)
             p.cost.runs.push_back(point(bytes, c.warmups, c.reps, c.target_seconds));
@@ -115,11 +119,13 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
     p.reason = c.reason;
     p.size_rule = c.size_rule;
     uint64_t reach = 0;
-    for (uint64_t x : sizes) {
+    auto costed = sizes; // and a growing plan's first doubling, as the sweep's
+    if (const uint64_t grown = first_grown(c, line_bytes)) costed.push_back(grown);
+    for (uint64_t x : costed) {
         const uint64_t nodes = std::min<uint64_t>(x / line_bytes, c.most_steps);
         const double steps = static_cast<double>(std::max<uint64_t>(nodes, c.least_steps));
         const uint64_t footprint = nodes * line_bytes;
-        reach = std::max(reach, footprint);
+        if (x <= sizes.back()) reach = std::max(reach, footprint);
         // On a CPU, loads past the caches nearer the core than the last level are costed
         // as memory loads: a last-level hit costs a good share of a miss (more in a VM's
         // nested paging). A GPU's assumed cache latency is already its L2's.
@@ -131,6 +137,7 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
     p.sizes = {{"from_bytes", sizes.front()},      {"to_bytes", sizes.back()},
                {"points", sizes.size()},           {"most_steps", c.most_steps},
                {"largest_footprint_bytes", reach}, {"memory_reach_bytes", c.memory_reach}};
+    add_growth_sizes(p.sizes, c);
     return p;
 }
 

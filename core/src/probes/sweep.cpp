@@ -1,7 +1,9 @@
 // bandwidth.sweep: read, write and copy bandwidth against working-set size, from a few
 // KiB to well past the last cache, with the plateaus each cache level and memory make.
+#include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
+#include "growth.hpp"
 #include "probe_plans.hpp"
 #include "stream_point.hpp"
 
@@ -11,6 +13,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <chrono>
+#include <optional>
 
 namespace vrb {
 
@@ -36,7 +40,7 @@ class SweepProbe final : public Probe {
     {
         const CurvePlan plan = plan_sweep(ctx.record, ctx.options);
         // The working set is every byte the operation touches: a copy's two buffers.
-        const std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
+        const std::vector<uint64_t> planned = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
         const bool is_cpu = ctx.record.info.type == VRB_DEVICE_CPU;
         uint32_t kind = 0;
         try {
@@ -44,10 +48,9 @@ class SweepProbe final : public Probe {
         } catch (const RunError &) {
             kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS);
         }
-        ctx.progress("allocating " + format_size(sizes.back()) + " x 2", 0);
-        auto src = ctx.device.acquire(kind, sizes.back());
-        auto dst = ctx.device.acquire(kind, sizes.back());
-        fill_random(ctx.device, *src, sizes.back(), sweep_seed_src);
+        ctx.progress("allocating " + format_size(planned.back()) + " x 2", 0);
+        Buffers buffers{ctx.device, kind};
+        buffers.hold(planned.back());
 
         const auto caches = plan_sweep_caches(ctx.record);
         const Pace pace{plan.warmups, plan.reps, plan.target_seconds};
@@ -55,23 +58,43 @@ class SweepProbe final : public Probe {
         std::size_t step = 0;
         for (vrb_op_kind op : ops) {
             Curve curve("working_set_bytes", "bytes");
-            for (std::size_t i = 0; i < sizes.size(); ++i) {
-                const uint64_t x = sizes[i];
-                ctx.progress(fmt::format("{} {}", op_name(op), format_size(x)),
-                             static_cast<double>(step++) / (ops.size() * sizes.size()));
+            CurveGrowth growth(plan.grow, plan.to, 4096);
+            std::vector<uint64_t> sizes;
+            auto measure = [&](uint64_t x) {
+                const auto begun = std::chrono::steady_clock::now();
                 StreamPoint p;
                 p.kind = op;
                 p.element_bytes = sweep_width;
-                p.src = op == VRB_OP_WRITE ? nullptr : src.get();
-                p.dst = op == VRB_OP_READ ? nullptr : dst.get();
+                p.src = op == VRB_OP_WRITE ? nullptr : buffers.src.get();
+                p.dst = op == VRB_OP_READ ? nullptr : buffers.dst.get();
                 p.bytes = op == VRB_OP_COPY ? x / 2 : x;
                 p.src_seed = sweep_seed_src;
-                p.write_seed = sweep_seed_write + static_cast<uint32_t>(i);
+                p.write_seed = sweep_seed_write + static_cast<uint32_t>(sizes.size());
                 const ProbeResult point = measure_stream_point(ctx, id(), p, pace);
                 nlohmann::json detail = {{"passes", point.parameters.value("passes", 1)}};
                 for (const char *key : {"every_unit_walks_the_whole_set", "per_unit_working_set_bytes"})
                     if (point.parameters.contains(key)) detail[key] = point.parameters[key];
                 curve.add(static_cast<double>(x), point, std::move(detail));
+                sizes.push_back(x);
+                growth.add(x, point.value,
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count());
+            };
+            for (uint64_t x : planned) {
+                ctx.progress(fmt::format("{} {}", op_name(op), format_size(x)),
+                             static_cast<double>(step++) / (ops.size() * planned.size()));
+                measure(x);
+            }
+            // Where no cache size is known, on past the plan until the figure settles.
+            while (const std::optional<uint64_t> x = growth.next()) {
+                ctx.progress(fmt::format("{} {} (growing until the figure settles)", op_name(op), format_size(*x)),
+                             static_cast<double>(step) / (ops.size() * planned.size()));
+                try {
+                    buffers.hold(*x);
+                } catch (const Error &e) {
+                    growth.refused(*x, e.what());
+                    break;
+                }
+                measure(*x);
             }
             ProbeResult r = make_result(ctx, id());
             r.parameters = {{"operation", op_name(op)},
@@ -83,14 +106,51 @@ class SweepProbe final : public Probe {
                             {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                             {"warmups", plan.warmups},
                             {"repetitions", plan.reps},
-                            {"size_rule", plan.size_rule},
+                            {"size_rule", plan.grow ? plan.size_rule + "; " + growth.text() : plan.size_rule},
                             {"size_reason", plan.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made; the working set is every "
                                           "buffer byte the operation touches (a copy's source and destination)",
                                           counting_rule(op));
-            ctx.emit(curve.finish(std::move(r), &caches));
+            r = curve.finish(std::move(r), &caches, 0, growth.settled());
+            if (plan.grow) r.extra["growth"] = growth.to_json();
+            ctx.emit(std::move(r));
         }
     }
+
+  private:
+    // The sweep's two buffers, the source holding the pattern; grown in place of the
+    // old ones when a growing curve passes them.
+    struct Buffers {
+        Buffers(Device &d, uint32_t k) : device(d), kind(k) {}
+        Device &device;
+        uint32_t kind;
+        std::unique_ptr<Buffer> src, dst;
+        uint64_t bytes = 0;
+        void hold(uint64_t want)
+        {
+            if (want <= bytes) return;
+            // The old pair goes first: a quarter of memory each, the new pair would not fit beside it.
+            const uint64_t had = bytes;
+            src.reset();
+            dst.reset();
+            bytes = 0;
+            try {
+                take(want);
+            } catch (const Error &) {
+                src.reset();
+                dst.reset();
+                if (had) take(had);
+                throw;
+            }
+        }
+        void take(uint64_t n)
+        {
+            src = device.acquire(kind, n);
+            dst = device.acquire(kind, n);
+            fill_random(device, *src, n, sweep_seed_src);
+            bytes = n;
+        }
+    };
 };
 
 } // namespace

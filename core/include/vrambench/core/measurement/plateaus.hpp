@@ -83,7 +83,13 @@ enum class CurveFigure { unspecified, bandwidth, latency };
 // past every named level, is that level, with the reported size beside it when that is
 // socket-wide. When the curve did not reach memory, the last plateau is "past LN" when
 // an earlier one was named for the last cache level N, or "cache N" otherwise.
+//
+// `settled`: the curve grew past its planned sizes until two points 2x apart agreed (no
+// cache size said where memory starts; probes/growth.hpp). It reached memory by its own
+// figure, and its last plateau, where the figure settled, is "memory"; with no cache size
+// to tell a large cache's latency from DRAM's, no earlier plateau is taken for memory.
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor = 4, CurveFigure figure = CurveFigure::unspecified, double memory_side = 2.5);
+                   double memory_factor = 4, CurveFigure figure = CurveFigure::unspecified, double memory_side = 2.5,
+                   bool settled = false);
 
 } // namespace vrb
