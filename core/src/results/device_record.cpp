@@ -211,6 +211,10 @@ nlohmann::json to_json(const DeviceRecord &d)
         j["link"] = *d.link;
         if (d.link->is_null()) unknown["link"] = d.link_unknown.empty() ? "not read" : d.link_unknown;
     }
+    if (d.fabric) {
+        j["fabric"] = *d.fabric;
+        if (d.fabric->is_null()) unknown["fabric"] = d.fabric_unknown.empty() ? "not read" : d.fabric_unknown;
+    }
     j["unknown"] = unknown;
     return j;
 }
@@ -341,6 +345,10 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
     if (j.contains("link")) {
         d.link = j["link"];
         d.link_unknown = text_or(object_or_empty(j, "unknown"), "link", "");
+    }
+    if (j.contains("fabric")) {
+        d.fabric = j["fabric"];
+        d.fabric_unknown = text_or(object_or_empty(j, "unknown"), "fabric", "");
     }
     const nlohmann::json properties = object_or_empty(j, "properties");
     for (const auto &[key, value] : properties.items()) {

@@ -32,6 +32,10 @@ struct DeviceRecord {
     // was never read; null with `link_unknown` saying why when there is none.
     std::optional<nlohmann::json> link;
     std::string link_unknown;
+    // The GPU-to-GPU fabric (NVLink, xGMI; card/fabric.hpp), the same way: absent when never
+    // read, null with `fabric_unknown` saying why when there is none.
+    std::optional<nlohmann::json> fabric;
+    std::string fabric_unknown;
 
     // pci:ADDRESS when the API tells it (drivers disagree on UUIDs across APIs), else
     // uuid:HEX, else the id: one physical card seen through several APIs, one key.
