@@ -56,8 +56,15 @@ void add_fabric(json &section, const Card &card)
     if (!card.device->contains("fabric")) return; // a set written before fabrics were read
     const json &fabric = (*card.device)["fabric"];
     if (!fabric.is_object()) {
-        section["notes"].push_back("GPU-to-GPU fabric: none (" +
-                                   text_or(object_or_empty(*card.device, "unknown"), "fabric", "not read") + ").");
+        const std::string why = text_or(object_or_empty(*card.device, "unknown"), "fabric", "not read");
+        section["notes"].push_back("GPU-to-GPU fabric: none (" + why + ").");
+        // Peer copies are where the fabric matters: their card says it has none even
+        // when nothing else of this section was recorded.
+        if (!results_of(*card.set, card.id, "bandwidth.peer").empty()) {
+            json none = make_table({"fabric", "why none"});
+            add_row(none, {"none", why});
+            section["tables"].push_back(std::move(none));
+        }
         return;
     }
     section["notes"].push_back("GPU-to-GPU fabric: " + fabric_summary_text(*card.device) + ".");
