@@ -174,3 +174,106 @@ TEST(TelemetryCli, HostResultsCarryTelemetryFromProcAndCpufreqOrSayWhichIsMissin
         EXPECT_TRUE(t["unavailable"]["memory_busy_percent"].is_string());
     }
 }
+
+namespace {
+
+// The multi mock's three cards at 0000:10-12:00.0 as the NVML stand-in's H200 pair and
+// PCIe-only third card.
+std::vector<std::string> nvlink_env(const FakeSystemTree &tree)
+{
+    return {tree.env(), std::string("VRAMBENCH_NVML_LIBRARY=") + NVML_STANDIN_PATH, "NVML_STANDIN_NVLINK=pair",
+            "VRAMBENCH_TELEMETRY=off"};
+}
+
+} // namespace
+
+TEST(FabricCli, InfoListAndJsonShowTheH200PairsNvlinkAndSayThePcieOnlyCardHasNone)
+{
+    FakeSystemTree tree;
+    const auto env = nvlink_env(tree);
+    const ProcessResult info = vrambench({"info", "multi:0", "--plugin", MOCK_MULTI_PATH}, env);
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_TRUE(contains(info.out, "fabric                 18 NVLink links of version 4 to 0000:11:00.0 (450.0 GB/s "
+                                   "per direction)"))
+        << info.out;
+    const ProcessResult alone = vrambench({"info", "multi:2", "--plugin", MOCK_MULTI_PATH}, env);
+    ASSERT_EQ(alone.exit_code, 0) << alone.err;
+    EXPECT_TRUE(contains(alone.out, "fabric                 none: NVLink not available: nvml: "
+                                    "nvmlDeviceGetNvLinkState failed: Not Supported (3); xGMI not available"))
+        << alone.out;
+    const ProcessResult as_json = vrambench({"info", "multi:1", "--plugin", MOCK_MULTI_PATH, "--format", "json"}, env);
+    ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+    const json device = json::parse(as_json.out);
+    EXPECT_EQ(device["fabric"]["kind"], "nvlink");
+    EXPECT_EQ(device["fabric"]["peers"][0]["address"], "0000:10:00.0");
+    EXPECT_EQ(device["fabric"]["peers"][0]["links"], 18);
+    EXPECT_EQ(device["fabric"]["rate_gb_per_s"], 450.0);
+    const ProcessResult list = vrambench({"list", "--plugin", MOCK_MULTI_PATH}, env);
+    ASSERT_EQ(list.exit_code, 0) << list.err;
+    EXPECT_TRUE(contains(list.out, "fabric 18 NVLink links of version 4 to 0000:10:00.0")) << list.out;
+    EXPECT_TRUE(contains(list.out, "fabric none: NVLink not available")) << list.out;
+}
+
+TEST(FabricCli, PeerCopiesSayWhetherTheyCrossedNvlinkAndTheReportSetsThemAgainstItsRate)
+{
+    FakeSystemTree tree;
+    const fs::path set = telemetry_temp_file("peer.json"), page = telemetry_temp_file("peer.html");
+    const ProcessResult run =
+        vrambench({"run", "--plugin", MOCK_MULTI_PATH, "--backend", "multi", "--probe", "bandwidth.peer", "--suite",
+                   "quick", "--size", "256K", "--reps", "2", "--format", "json", "-o", set.string()},
+                  nvlink_env(tree));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json document = json::parse(telemetry_slurp(set));
+    EXPECT_FALSE(vrb::validate_result_json(document)) << vrb::validate_result_json(document)->message;
+    int shared = 0, apart = 0;
+    for (const auto &r : document["results"]) {
+        if (r["probe"] != "bandwidth.peer") continue;
+        const std::string pair = r["parameters"]["pair"];
+        if (pair == "multi:0->multi:1" || pair == "multi:1->multi:0") {
+            ++shared;
+            EXPECT_EQ(r["fabric"]["shared"], true) << r.dump();
+            EXPECT_EQ(r["fabric"]["rate_gb_per_s"], 450.0);
+            ASSERT_TRUE(r["fabric_efficiency"].is_number()) << r.dump();
+            const double ceiling = 450.0 * (r["parameters"]["both_directions"].get<bool>() ? 2 : 1);
+            EXPECT_NEAR(r["fabric_efficiency"].get<double>(), r["value"].get<double>() / ceiling, 1e-9);
+        } else if (pair.rfind("multi:2", 0) == 0) {
+            EXPECT_FALSE(r.contains("fabric")) << r.dump(); // the PCIe-only card records no fabric
+        } else {
+            ++apart;
+            EXPECT_EQ(r["fabric"]["shared"], false) << r.dump();
+            EXPECT_FALSE(r.contains("fabric_efficiency"));
+        }
+    }
+    EXPECT_EQ(shared, 4); // each way, one way and both ways at once
+    EXPECT_EQ(apart, 4);
+    const ProcessResult report = vrambench({"report", set.string(), "-o", page.string()});
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    const std::string html = telemetry_slurp(page);
+    EXPECT_TRUE(contains(html, "18 NVLink links of version 4 between 0000:10:00.0 and 0000:11:00.0")) << "no peer row";
+    EXPECT_TRUE(contains(html, "GPU-to-GPU fabric: 18 NVLink links of version 4 to 0000:11:00.0"));
+    EXPECT_TRUE(contains(html, "GPU-to-GPU fabric: none (NVLink not available"));
+    fs::remove(set);
+    fs::remove(page);
+}
+
+TEST(FabricCli, InfoShowsAnXgmiHiveFromAmdgpusSysfs)
+{
+    FakeSystemTree tree;
+    const std::string cards[] = {"0000:10:00.0", "0000:11:00.0"};
+    for (const auto &address : cards)
+        tree.pci_card(address, "16.0 GT/s PCIe", 16, "16.0 GT/s PCIe", 16);
+    for (int i = 0; i < 2; ++i) {
+        const std::string folder = "/sys/devices/pci0000:00/0000:00:01.0/" + cards[i];
+        tree.write(folder + "/xgmi_device_id", std::to_string(700 + i) + "\n");
+        tree.write(folder + "/xgmi_hive_info/xgmi_hive_id", "4102592452382432\n");
+        for (int n = 0; n < 2; ++n)
+            fs::create_directory_symlink(
+                "../../" + cards[n], tree.root() / (folder.substr(1) + "/xgmi_hive_info/node" + std::to_string(n + 1)));
+    }
+    const ProcessResult info =
+        vrambench({"info", "multi:0", "--plugin", MOCK_MULTI_PATH},
+                  {tree.env(), "VRAMBENCH_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1", "VRAMBENCH_TELEMETRY=off"});
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_TRUE(contains(info.out, "fabric                 xGMI hive 4102592452382432 with 0000:11:00.0 (rate unknown"))
+        << info.out;
+}

@@ -1,3 +1,4 @@
+#include <vrambench/core/card/fabric.hpp>
 #include <vrambench/core/card/sysfs.hpp>
 #include <vrambench/core/card/telemetry.hpp>
 #include <vrambench/core/modules/module_text.hpp>
@@ -8,6 +9,7 @@ namespace vrb {
 
 void describe_link(DeviceRecord &device)
 {
+    describe_fabric(device);
     const vrb_device_info &info = device.info;
     device.link = nlohmann::json();
     if (info.type == VRB_DEVICE_CPU) {

@@ -1,17 +1,13 @@
-// An NVIDIA card through NVML, opened at run time (no link-time dependency), matched by
-// PCI address whichever API measures the card. The few declarations used are written
-// here as nvml.h defines them, so the build needs no NVIDIA header.
+// An NVIDIA card through NVML, opened at run time (nvml_library.hpp), matched by PCI
+// address whichever API measures the card.
+#include "nvml_library.hpp"
+
 #include <vrambench/core/card/telemetry.hpp>
 
 #include <fmt/format.h>
 
-#include <dlfcn.h>
-
-#include <cstdlib>
-
-// NVML's own names for its handle and utilization types: a call through a function
-// pointer must name the types the library's definition does (UBSan checks it).
-struct nvmlDevice_st;
+// NVML's own name for its utilization type: a call through a function pointer must name
+// the types the library's definition does (UBSan checks it).
 struct nvmlUtilization_st {
     unsigned int gpu, memory;
 };
@@ -20,10 +16,10 @@ namespace vrb {
 
 namespace {
 
-using nvml_return = int;
-using nvml_device = nvmlDevice_st *;
+using nvml_return = nvml::Return;
+using nvml_device = nvml::Device;
 using nvml_utilization = nvmlUtilization_st;
-constexpr nvml_return kSuccess = 0;
+constexpr nvml_return kSuccess = nvml::kSuccess;
 constexpr unsigned kClockSm = 1, kClockMemory = 2, kTemperatureGpu = 0;
 
 // nvmlClocksEventReasons (formerly ThrottleReasons) bits and what a result calls them.
@@ -33,54 +29,11 @@ constexpr std::pair<unsigned long long, const char *> kReasons[] = {
     {0x40, "hw-thermal"}, {0x80, "hw-power-brake"},     {0x100, "display-clocks"},
 };
 
-// NVML's own names of the codes it returns, for a library without nvmlErrorString.
-std::string code_text(nvml_return code)
-{
-    switch (code) {
-    case 1: return "Uninitialized";
-    case 2: return "Invalid Argument";
-    case 3: return "Not Supported";
-    case 4: return "Insufficient Permissions";
-    case 6: return "Not Found";
-    case 9: return "Driver Not Loaded";
-    case 15: return "GPU is lost";
-    default: return "Unknown Error";
-    }
-}
-
-class Library {
-  public:
-    explicit Library(const std::string &file) : handle_(::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL))
-    {
-        if (!handle_) why_ = fmt::format("nvml: cannot open {}: {}", file, ::dlerror());
-    }
-    ~Library()
-    {
-        if (handle_) ::dlclose(handle_);
-    }
-    Library(const Library &) = delete;
-    Library &operator=(const Library &) = delete;
-    bool open() const { return handle_ != nullptr; }
-    const std::string &why() const { return why_; }
-    template <typename F> F symbol(const char *name) const
-    {
-        return handle_ ? reinterpret_cast<F>(::dlsym(handle_, name)) : nullptr;
-    }
-
-  private:
-    void *handle_;
-    std::string why_;
-};
-
 class NvmlSource final : public TelemetrySource {
   public:
-    NvmlSource(std::unique_ptr<Library> library, nvml_device device) : library_(std::move(library)), device_(device)
+    explicit NvmlSource(std::unique_ptr<nvml::Session> session)
+        : session_(std::move(session)), library_(&session_->library()), device_(session_->device())
     {
-        error_string_ = library_->symbol<const char *(*)(nvml_return)>("nvmlErrorString");
-    }
-    ~NvmlSource() override
-    {
-        if (auto shutdown = library_->symbol<nvml_return (*)()>("nvmlShutdown")) shutdown();
     }
     std::string name() const override { return "nvml"; }
     TelemetrySample sample() override
@@ -144,43 +97,24 @@ class NvmlSource final : public TelemetrySource {
         }
         const nvml_return code = f(args...);
         if (code == kSuccess) return true;
-        const char *text = error_string_ ? error_string_(code) : nullptr;
-        missing(figure, fmt::format("nvml: {} failed: {} ({})", function, text ? text : code_text(code), code));
+        missing(figure, fmt::format("nvml: {} failed: {}", function, library_->words(code)));
         return false;
     }
-    std::unique_ptr<Library> library_;
+    std::unique_ptr<nvml::Session> session_;
+    const nvml::Library *library_;
     nvml_device device_;
-    const char *(*error_string_)(nvml_return) = nullptr;
 };
 
 } // namespace
 
 std::unique_ptr<TelemetrySource> nvml_telemetry_source(const std::string &address, std::string &why_not)
 {
-    const char *named = std::getenv("VRAMBENCH_NVML_LIBRARY");
-    auto library = std::make_unique<Library>(named && *named ? named : "libnvidia-ml.so.1");
-    if (!library->open()) {
-        why_not = library->why();
+    auto session = std::make_unique<nvml::Session>(address);
+    if (!session->device()) {
+        why_not = session->why();
         return nullptr;
     }
-    const auto init = library->symbol<nvml_return (*)()>("nvmlInit_v2");
-    const auto by_pci =
-        library->symbol<nvml_return (*)(const char *, nvml_device *)>("nvmlDeviceGetHandleByPciBusId_v2");
-    if (!init || !by_pci) {
-        why_not = "nvml: the library lacks nvmlInit_v2 or nvmlDeviceGetHandleByPciBusId_v2";
-        return nullptr;
-    }
-    if (const nvml_return code = init(); code != kSuccess) {
-        why_not = fmt::format("nvml: nvmlInit_v2 failed: {} ({})", code_text(code), code);
-        return nullptr;
-    }
-    nvml_device device = nullptr;
-    if (const nvml_return code = by_pci(address.c_str(), &device); code != kSuccess) {
-        why_not = fmt::format("nvml: no NVIDIA device at {}: {} ({})", address, code_text(code), code);
-        if (auto shutdown = library->symbol<nvml_return (*)()>("nvmlShutdown")) shutdown();
-        return nullptr;
-    }
-    return std::make_unique<NvmlSource>(std::move(library), device);
+    return std::make_unique<NvmlSource>(std::move(session));
 }
 
 } // namespace vrb

@@ -1,3 +1,4 @@
+#include <vrambench/core/card/fabric.hpp>
 #include <vrambench/core/card/sampler.hpp>
 #include <vrambench/core/card/sysfs.hpp>
 #include <vrambench/core/modules/module_text.hpp>
@@ -134,7 +135,8 @@ void annotate_transfer(ProbeResult &r, const nlohmann::json &link)
     }
 }
 
-CardWatch::CardWatch(const DeviceRecord &device)
+CardWatch::CardWatch(const DeviceRecord &device, PeerAddress peer_address)
+    : fabric_(device.fabric.value_or(nlohmann::json())), peer_address_(std::move(peer_address))
 {
     if (device.info.known & VRB_KNOWN_PCI_ADDRESS && device.info.type != VRB_DEVICE_CPU) {
         address_ = module_string(device.info.pci_address);
@@ -177,6 +179,11 @@ nlohmann::json no_telemetry(const std::string &why)
 
 void CardWatch::annotate(ProbeResult &r)
 {
+    if (r.probe == "bandwidth.peer" && fabric_.is_object() && peer_address_) {
+        const std::string peer = text_or(r.parameters, "peer", "");
+        if (!peer_addresses_.contains(peer)) peer_addresses_[peer] = peer.empty() ? "" : peer_address_(peer);
+        annotate_peer(r, fabric_, peer_addresses_[peer]);
+    }
     if (!sampler_) {
         if (!why_none_.empty()) r.telemetry = no_telemetry(why_none_);
         return;

@@ -212,6 +212,10 @@ nlohmann::json to_json(const DeviceRecord &d)
         if (d.link->is_null()) unknown["link"] = d.link_unknown.empty() ? "not read" : d.link_unknown;
     }
     if (d.time_budget) j["time_budget"] = *d.time_budget;
+    if (d.fabric) {
+        j["fabric"] = *d.fabric;
+        if (d.fabric->is_null()) unknown["fabric"] = d.fabric_unknown.empty() ? "not read" : d.fabric_unknown;
+    }
     j["unknown"] = unknown;
     return j;
 }
@@ -343,6 +347,10 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
     if (j.contains("link")) {
         d.link = j["link"];
         d.link_unknown = text_or(object_or_empty(j, "unknown"), "link", "");
+    }
+    if (j.contains("fabric")) {
+        d.fabric = j["fabric"];
+        d.fabric_unknown = text_or(object_or_empty(j, "unknown"), "fabric", "");
     }
     const nlohmann::json properties = object_or_empty(j, "properties");
     for (const auto &[key, value] : properties.items()) {

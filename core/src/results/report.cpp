@@ -1,3 +1,4 @@
+#include <vrambench/core/card/fabric.hpp>
 #include <vrambench/core/card/link.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/build_note.hpp>
@@ -209,6 +210,8 @@ std::string describe_backends(const nlohmann::json &backends)
                                    same.empty() ? "" : fmt::format(" (the same card as {})", fmt::join(same, ", ")));
             }
             if (const std::string link = link_summary_text(d); !link.empty()) out += "      pcie link " + link + "\n";
+            if (const std::string fabric = fabric_summary_text(d); !fabric.empty())
+                out += "      fabric " + fabric + "\n";
             for (const auto &k : d["memory_kinds"])
                 out += fmt::format("      memory kind {}: {} [{}]\n", k["index"].dump(), k["name"].get<std::string>(),
                                    fmt::join(k["flags"].get<std::vector<std::string>>(), ","));
@@ -255,6 +258,10 @@ std::string describe_device_text(const nlohmann::json &d)
     if (const std::string link = link_summary_text(d); !link.empty()) {
         line("pcie link", link);
         explained.insert("link");
+    }
+    if (const std::string fabric = fabric_summary_text(d); !fabric.empty()) {
+        line("fabric", fabric);
+        explained.insert("fabric");
     }
     field("total memory", "total_memory_bytes", size);
     field("free memory", "free_memory_bytes", size);

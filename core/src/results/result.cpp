@@ -61,6 +61,8 @@ nlohmann::json to_json(const ProbeResult &r)
     if (!r.throttled.is_null()) j["throttled"] = r.throttled;
     if (!r.link.is_null()) j["link"] = r.link;
     if (r.link_efficiency) j["link_efficiency"] = *r.link_efficiency;
+    if (!r.fabric.is_null()) j["fabric"] = r.fabric;
+    if (r.fabric_efficiency) j["fabric_efficiency"] = *r.fabric_efficiency;
     return j;
 }
 
@@ -110,6 +112,9 @@ ProbeResult result_from_json(const nlohmann::json &j)
     if (j.contains("link")) r.link = j["link"];
     if (j.contains("link_efficiency") && j["link_efficiency"].is_number())
         r.link_efficiency = j["link_efficiency"].get<double>();
+    if (j.contains("fabric")) r.fabric = j["fabric"];
+    if (j.contains("fabric_efficiency") && j["fabric_efficiency"].is_number())
+        r.fabric_efficiency = j["fabric_efficiency"].get<double>();
     return r;
 }
 

@@ -1,5 +1,6 @@
 #include <vrambench/core/card/sampler.hpp>
 #include <vrambench/core/measurement/measure.hpp>
+#include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/planning/plan.hpp>
 #include <vrambench/core/run/runner.hpp>
 
@@ -125,7 +126,19 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
         // A plan refused (a --size below a probe's start): each probe says so as it runs.
     }
     if (observer.device_started) observer.device_started(record);
-    CardWatch watch(record); // clocks, power, busy % and link beside the timed runs
+    // Clocks, power, busy % and link beside the timed runs; a peer's PCI address for
+    // whether a peer copy crosses NVLink or xGMI.
+    CardWatch watch(record, [&backend](const std::string &peer_id) -> std::string {
+        const std::string prefix = backend.name() + ":";
+        if (peer_id.rfind(prefix, 0) != 0) return {};
+        try {
+            const vrb_device_info info =
+                backend.describe(static_cast<uint32_t>(std::stoul(peer_id.substr(prefix.size()))));
+            return info.known & VRB_KNOWN_PCI_ADDRESS ? module_string(info.pci_address) : std::string();
+        } catch (const std::exception &) {
+            return {}; // the peer result says what is wrong with the peer
+        }
+    });
     const auto started = std::chrono::steady_clock::now();
     const Throughput throughput = assumed_throughput(record);
     for (const Probe *probe : probes) {

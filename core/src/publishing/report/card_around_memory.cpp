@@ -3,6 +3,7 @@
 // peak the figure actually moved.
 #include "builders.hpp"
 
+#include <vrambench/core/card/fabric.hpp>
 #include <vrambench/core/card/link.hpp>
 #include <vrambench/core/results/json_fields.hpp>
 
@@ -48,6 +49,49 @@ json best_link(const Card &card)
     return nullptr;
 }
 
+// The card's NVLink or xGMI: a note, a row per far end, and a row per peer copy that
+// says whether it crossed the fabric and how much of its rate it moved.
+void add_fabric(json &section, const Card &card)
+{
+    if (!card.device->contains("fabric")) return; // a set written before fabrics were read
+    const json &fabric = (*card.device)["fabric"];
+    if (!fabric.is_object()) {
+        const std::string why = text_or(object_or_empty(*card.device, "unknown"), "fabric", "not read");
+        section["notes"].push_back("GPU-to-GPU fabric: none (" + why + ").");
+        // Peer copies are where the fabric matters: their card says it has none even
+        // when nothing else of this section was recorded.
+        if (!results_of(*card.set, card.id, "bandwidth.peer").empty()) {
+            json none = make_table({"fabric", "why none"});
+            add_row(none, {"none", why});
+            section["tables"].push_back(std::move(none));
+        }
+        return;
+    }
+    section["notes"].push_back("GPU-to-GPU fabric: " + fabric_summary_text(*card.device) + ".");
+    const Fabric f = fabric_from_json(fabric);
+    if (!f.peers.empty()) {
+        json ends = make_table({"far end", "type", "links", "version", "rate per direction", "rate from"});
+        for (const FabricPeer &p : f.peers)
+            add_row(ends,
+                    {p.address.empty() ? "unknown" : p.address, p.type.empty() ? "-" : p.type,
+                     p.links ? std::to_string(*p.links) : "-", p.version ? std::to_string(*p.version) : "-",
+                     p.rate_gb_per_s ? fmt::format("{} GB/s", fixed(*p.rate_gb_per_s, 1)) : "unknown", p.rate_source});
+        section["tables"].push_back(std::move(ends));
+    }
+    json copies = make_table({"peer copy", "value", "fabric", "of fabric rate"});
+    for (const json *r : results_of(*card.set, card.id, "bandwidth.peer")) {
+        if (!usable(*r) || !r->contains("fabric")) continue;
+        const json value = r->value("value", json()), on_fabric = r->value("fabric_efficiency", json());
+        add_row(copies,
+                {figure_label(*r) + " " + text_or(r->value("parameters", json()), "pair", ""),
+                 value.is_number() ? fmt::format("{} {}", figure_text(value.get<double>(), 1), text_or(*r, "unit", ""))
+                                   : "-",
+                 text_or((*r)["fabric"], "summary", "-"),
+                 on_fabric.is_number() ? percent_text(on_fabric.get<double>()) : "-"});
+    }
+    if (!copies["rows"].empty()) section["tables"].push_back(std::move(copies));
+}
+
 } // namespace
 
 json card_around_memory_section(const Card &card)
@@ -76,6 +120,7 @@ json card_around_memory_section(const Card &card)
         section["notes"].push_back("PCIe link: none (" +
                                    text_or(object_or_empty(*card.device, "unknown"), "link", "not read") + ").");
     }
+    add_fabric(section, card);
     json table = make_table({"figure", "value", "of peak", "of link", "busy %", "memory busy %", "core clock",
                              "power of limit", "throttled", "telemetry"});
     for (const char *probe : kWatchedProbes)

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -56,9 +57,13 @@ class TelemetrySampler {
 // VRAMBENCH_TELEMETRY=off), the link read at description, and what goes on each result.
 class CardWatch {
   public:
-    explicit CardWatch(const DeviceRecord &device);
+    // The PCI address of a peer device by its id ("cuda:1"), empty when it has none: how a
+    // peer result finds whether its two cards share the fabric.
+    using PeerAddress = std::function<std::string(const std::string &peer_id)>;
+    explicit CardWatch(const DeviceRecord &device, PeerAddress peer_address = {});
     // Sets the result's telemetry (and throttled), and for a PCI device its link during
-    // the result; a host<->device transfer's figure gets its efficiency against the link.
+    // the result; a host<->device transfer's figure gets its efficiency against the link,
+    // a peer copy's its efficiency against the NVLink or xGMI its two cards share.
     void annotate(ProbeResult &result);
 
   private:
@@ -66,6 +71,9 @@ class CardWatch {
     std::string why_none_;
     std::string address_;
     PcieLink described_; // max and port figures do not change; the current speed does
+    nlohmann::json fabric_;
+    PeerAddress peer_address_;
+    std::map<std::string, std::string> peer_addresses_; // by id, as asked
 };
 
 // The link's efficiency, flag and reading on a bandwidth.transfer result between host

@@ -17,7 +17,8 @@ namespace vrb {
 
 // Reads the device's PCIe link into device.link ("at description, idle"), or null with
 // the reason: a CPU has none, a backend without a PCI address cannot say, a PCI address
-// with no sysfs folder (a container, another machine) cannot be read.
+// with no sysfs folder (a container, another machine) cannot be read. Reads the device's
+// GPU-to-GPU fabric too (fabric.hpp: describe_fabric).
 void describe_link(DeviceRecord &device);
 
 // The figures a source may give, by the name a result records them under.

@@ -35,6 +35,10 @@ struct DeviceRecord {
     // The standard suite's time budget as the run planned this device (plan.hpp:
     // budget_json): absent when no budget was kept.
     std::optional<nlohmann::json> time_budget;
+    // The GPU-to-GPU fabric (NVLink, xGMI; card/fabric.hpp), the same way: absent when never
+    // read, null with `fabric_unknown` saying why when there is none.
+    std::optional<nlohmann::json> fabric;
+    std::string fabric_unknown;
 
     // pci:ADDRESS when the API tells it (drivers disagree on UUIDs across APIs), else
     // uuid:HEX, else the id: one physical card seen through several APIs, one key.

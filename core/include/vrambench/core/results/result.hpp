@@ -48,10 +48,12 @@ struct ProbeResult {
     std::optional<std::string> error;
     nlohmann::json extra; // probe-specific detail (plateaus, mismatch addresses ...)
     // The card around the memory (card/sampler.hpp); null: not recorded, written only when set.
-    nlohmann::json telemetry;              // clocks, power, temperature, busy % during the timed runs
-    nlohmann::json throttled;              // the throttling reasons active during them, when any were
-    nlohmann::json link;                   // a host<->device transfer's PCIe link during it
-    std::optional<double> link_efficiency; // that transfer's value / the link's rate
+    nlohmann::json telemetry;                // clocks, power, temperature, busy % during the timed runs
+    nlohmann::json throttled;                // the throttling reasons active during them, when any were
+    nlohmann::json link;                     // a host<->device transfer's PCIe link during it
+    std::optional<double> link_efficiency;   // that transfer's value / the link's rate
+    nlohmann::json fabric;                   // a peer copy's NVLink/xGMI between its two cards
+    std::optional<double> fabric_efficiency; // that copy's value / the fabric's rate
 };
 
 std::string_view to_string(ProbeResult::Status status);
