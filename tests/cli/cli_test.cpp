@@ -522,7 +522,9 @@ TEST(Cli, AStandardRunPastItsBudgetRunsWithTheRepetitionsItsPlanGaveUpAndSaysSoB
     EXPECT_EQ(budget["economy"], 2);
     EXPECT_EQ(budget["kept"], false);
     for (const auto &result : doc["results"])
-        if (result["probe"] == "bandwidth.stream") EXPECT_EQ(result["parameters"]["repetitions"], 5) << result.dump();
+        if (result["probe"] == "bandwidth.stream") {
+            EXPECT_EQ(result["parameters"]["repetitions"], 5) << result.dump();
+        }
 
     // Within a budget nothing is given up; the table says the budget under the device's line.
     const auto easy = with("100000", "table");
@@ -534,6 +536,8 @@ TEST(Cli, AStandardRunPastItsBudgetRunsWithTheRepetitionsItsPlanGaveUpAndSaysSoB
     const auto plain = nlohmann::json::parse(none.out);
     EXPECT_FALSE(plain["devices"][0].contains("time_budget"));
     for (const auto &result : plain["results"])
-        if (result["probe"] == "bandwidth.stream") EXPECT_EQ(result["parameters"]["repetitions"], 10);
+        if (result["probe"] == "bandwidth.stream") {
+            EXPECT_EQ(result["parameters"]["repetitions"], 10);
+        }
     EXPECT_EQ(with("-1", "json").exit_code, 2);
 }

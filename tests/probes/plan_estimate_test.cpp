@@ -184,8 +184,9 @@ TEST(Plans, KeepTheQuickSuiteOnATwoVcpuVmWhoseL3IsTheSocketsUnderFiveSecondsWith
     EXPECT_LT(plan.seconds, 5.0) << vrb::plan_text(plan);
     for (const auto &p : plan.probes) {
         for (const char *size : {"to_bytes", "largest_footprint_bytes", "array_bytes", "footprint_bytes"}) {
-            if (p.sizes.contains(size) && p.sizes[size].is_number())
+            if (p.sizes.contains(size) && p.sizes[size].is_number()) {
                 EXPECT_LE(p.sizes[size].get<uint64_t>(), vrb::quick_most_bytes) << p.probe << " " << size;
+            }
         }
     }
     EXPECT_EQ(find(plan, "bandwidth.sweep").sizes["to_bytes"].get<uint64_t>(), vrb::quick_most_bytes);

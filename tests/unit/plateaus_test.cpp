@@ -481,9 +481,10 @@ TEST(Plateaus, EveryRecordedStandardChaseNamesL1L2AndL3AndNoCacheAtDramLatency)
         ASSERT_FALSE(p.empty());
         // DRAM's latency is the last plateau's, less the page walks: within 2.5 x of it.
         for (const auto &q : p)
-            if (q.level * 2.5 >= p.back().level)
+            if (q.level * 2.5 >= p.back().level) {
                 EXPECT_TRUE(q.name == "memory" || q.name.starts_with("TLB reach "))
                     << name << " names " << q.name << " at " << q.level << " ns";
+            }
         EXPECT_EQ(std::count(n.begin(), n.end(), "memory"), 1) << name;
     }
 }
