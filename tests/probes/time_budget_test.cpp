@@ -16,7 +16,7 @@ using vrb::MiB;
 
 namespace {
 
-std::vector<const vrb::Probe *> all_probe_pointers()
+std::vector<const vrb::Probe *> budgeted_probes()
 {
     std::vector<const vrb::Probe *> out;
     for (const auto &p : vrb::all_probes())
@@ -50,7 +50,7 @@ vrb::DeviceRecord xeon_vm()
     return r;
 }
 
-const vrb::ProbePlan &probe_plan(const vrb::DevicePlan &plan, std::string_view probe)
+const vrb::ProbePlan &budgeted_probe(const vrb::DevicePlan &plan, std::string_view probe)
 {
     const auto it =
         std::find_if(plan.probes.begin(), plan.probes.end(), [&](const vrb::ProbePlan &p) { return p.probe == probe; });
@@ -64,8 +64,8 @@ TEST(TimeBudget, AStandardPlanPastItsBudgetGivesUpRepetitionsThenPointsButNoSize
 {
     const vrb::DeviceRecord vm = xeon_vm();
     const vrb::ProbeOptions standard;
-    const vrb::DevicePlan full = vrb::plan_device(vm, all_probe_pointers(), standard);
-    const vrb::DevicePlan kept = vrb::plan_within_budget(vm, all_probe_pointers(), standard);
+    const vrb::DevicePlan full = vrb::plan_device(vm, budgeted_probes(), standard);
+    const vrb::DevicePlan kept = vrb::plan_within_budget(vm, budgeted_probes(), standard);
     ASSERT_GT(full.seconds, vrb::standard_budget_seconds) << vrb::plan_text(full);
     EXPECT_EQ(kept.budget_seconds, vrb::standard_budget_seconds);
     EXPECT_EQ(kept.economy, vrb::most_economy);
@@ -76,10 +76,10 @@ TEST(TimeBudget, AStandardPlanPastItsBudgetGivesUpRepetitionsThenPointsButNoSize
                               "pattern.alignment", "pattern.gather", "pattern.vector", "memory.kinds"})
         for (const char *key :
              {"array_bytes", "to_bytes", "from_bytes", "footprint_bytes", "elements", "largest_footprint_bytes"})
-            EXPECT_EQ(probe_plan(kept, probe).sizes.value(key, nlohmann::json()),
-                      probe_plan(full, probe).sizes.value(key, nlohmann::json()))
+            EXPECT_EQ(budgeted_probe(kept, probe).sizes.value(key, nlohmann::json()),
+                      budgeted_probe(full, probe).sizes.value(key, nlohmann::json()))
                 << probe << " " << key;
-    EXPECT_EQ(probe_plan(kept, "bandwidth.sweep").sizes["points"], probe_plan(full, "bandwidth.sweep").sizes["points"]);
+    EXPECT_EQ(budgeted_probe(kept, "bandwidth.sweep").sizes["points"], budgeted_probe(full, "bandwidth.sweep").sizes["points"]);
     // What it gave up: repetitions, alignment offsets and strides.
     vrb::ProbeOptions frugal = standard;
     frugal.economy = kept.economy;
@@ -87,10 +87,10 @@ TEST(TimeBudget, AStandardPlanPastItsBudgetGivesUpRepetitionsThenPointsButNoSize
     EXPECT_EQ(vrb::curve_pace(standard).reps, 5u);
     EXPECT_EQ(vrb::plan_stream(vm, frugal).reps, 5u);
     EXPECT_EQ(vrb::plan_stream(vm, standard).reps, 10u);
-    EXPECT_LT(probe_plan(kept, "pattern.alignment").sizes["offsets"].size(),
-              probe_plan(full, "pattern.alignment").sizes["offsets"].size() / 2);
-    EXPECT_LT(probe_plan(kept, "pattern.stride").sizes["strides"].size(),
-              probe_plan(full, "pattern.stride").sizes["strides"].size());
+    EXPECT_LT(budgeted_probe(kept, "pattern.alignment").sizes["offsets"].size(),
+              budgeted_probe(full, "pattern.alignment").sizes["offsets"].size() / 2);
+    EXPECT_LT(budgeted_probe(kept, "pattern.stride").sizes["strides"].size(),
+              budgeted_probe(full, "pattern.stride").sizes["strides"].size());
     EXPECT_NE(vrb::plan_text(kept).find("time budget 90 s: estimated"), std::string::npos);
     EXPECT_NE(vrb::plan_text(kept).find("with fewer repetitions and points"), std::string::npos);
 }
@@ -99,10 +99,10 @@ TEST(TimeBudget, APlanWithinItsBudgetGivesUpNothing)
 {
     for (const auto &described : {vrb::test::h200(), vrb::test::mi300x()}) {
         const auto device = vrb::test::describe(described);
-        const vrb::DevicePlan plan = vrb::plan_within_budget(device, all_probe_pointers(), {});
+        const vrb::DevicePlan plan = vrb::plan_within_budget(device, budgeted_probes(), {});
         EXPECT_EQ(plan.economy, 0u) << vrb::plan_text(plan);
         EXPECT_LE(plan.seconds, vrb::standard_budget_seconds);
-        EXPECT_DOUBLE_EQ(plan.seconds, vrb::plan_device(device, all_probe_pointers(), {}).seconds);
+        EXPECT_DOUBLE_EQ(plan.seconds, vrb::plan_device(device, budgeted_probes(), {}).seconds);
         const auto recorded = vrb::budget_json(plan);
         ASSERT_TRUE(recorded);
         EXPECT_EQ((*recorded)["given_up"], "nothing");
@@ -116,9 +116,9 @@ TEST(TimeBudget, StopsAtTheFirstEconomyThatKeepsTheBudget)
     vrb::ProbeOptions o;
     vrb::ProbeOptions fewer_reps;
     fewer_reps.economy = 1;
-    const double at_one = vrb::plan_device(vm, all_probe_pointers(), fewer_reps).seconds;
+    const double at_one = vrb::plan_device(vm, budgeted_probes(), fewer_reps).seconds;
     o.device_budget_seconds = at_one + 1;
-    const vrb::DevicePlan plan = vrb::plan_within_budget(vm, all_probe_pointers(), o);
+    const vrb::DevicePlan plan = vrb::plan_within_budget(vm, budgeted_probes(), o);
     EXPECT_EQ(plan.economy, 1u);
     EXPECT_EQ(vrb::economy_text(plan.economy), "fewer repetitions");
 }
@@ -129,13 +129,13 @@ TEST(TimeBudget, TheQuickAndFullSuitesAndABudgetOfNoneKeepNone)
     for (const vrb::Suite suite : {vrb::Suite::quick, vrb::Suite::full}) {
         vrb::ProbeOptions o;
         o.suite = suite;
-        const vrb::DevicePlan plan = vrb::plan_within_budget(vm, all_probe_pointers(), o);
+        const vrb::DevicePlan plan = vrb::plan_within_budget(vm, budgeted_probes(), o);
         EXPECT_EQ(plan.economy, 0u);
         EXPECT_FALSE(vrb::budget_json(plan));
     }
     vrb::ProbeOptions none;
     none.device_budget_seconds = 0;
-    const vrb::DevicePlan plan = vrb::plan_within_budget(vm, all_probe_pointers(), none);
+    const vrb::DevicePlan plan = vrb::plan_within_budget(vm, budgeted_probes(), none);
     EXPECT_EQ(plan.economy, 0u);
     EXPECT_FALSE(vrb::budget_json(plan));
     EXPECT_NE(vrb::plan_text(plan).find("no time budget"), std::string::npos);
