@@ -219,6 +219,13 @@ void describe_device(int ordinal, vrb_device_info &info)
     add_property(info, "pageable_memory_access", yes_no(attribute_or(Attribute::pageable_memory_access, ordinal, 0)));
     add_property(info, "integrated", yes_no(integrated));
     add_property(info, "device_ordinal", std::to_string(ordinal));
+    // The link to each other device, as the runtime names it (HIP: xGMI or PCIe, hops).
+    int count = 0;
+    if (device_count(&count) == kSuccess)
+        for (int other = 0; other < count; ++other)
+            if (other != ordinal)
+                if (const std::string link = vendor::link_between(ordinal, other); !link.empty())
+                    add_property(info, "link_to_device_" + std::to_string(other), link);
 }
 
 } // namespace vrb::gpu

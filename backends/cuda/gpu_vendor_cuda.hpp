@@ -41,6 +41,13 @@ __device__ __forceinline__ uint4 load_past_l1(const uint4 *p)
 }
 #endif
 
+// How the runtime says two devices are joined, or "": the CUDA runtime has no link type
+// between two devices (NVLink is read through NVML by the core, card/fabric.hpp).
+inline std::string link_between(int, int)
+{
+    return "";
+}
+
 inline constexpr const char *kApiName = "CUDA";
 inline constexpr const char *kBackendName = "cuda";
 inline constexpr const char *kVendorName = "NVIDIA";

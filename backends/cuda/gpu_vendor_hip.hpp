@@ -48,6 +48,21 @@ __device__ __forceinline__ uint4 load_past_l1(const uint4 *p)
 }
 #endif
 
+// How the runtime says two devices are joined ("xGMI, 1 hop"), or "" where it does not
+// say: ROCr knows the link type between two agents (HSA_AMD_LINK_INFO_TYPE_*), which
+// the core's sysfs reading of an xGMI hive cannot tell per pair.
+inline std::string link_between(int from, int to)
+{
+    uint32_t type = 0, hops = 0;
+    if (hipExtGetLinkTypeAndHopCount(from, to, &type, &hops) != hipSuccess) {
+        (void)hipGetLastError();
+        return "";
+    }
+    const char *names[] = {"HyperTransport", "QPI", "PCIe", "InfiniBand", "xGMI"};
+    const std::string name = type < std::size(names) ? names[type] : "link type " + std::to_string(type);
+    return name + ", " + std::to_string(hops) + (hops == 1 ? " hop" : " hops");
+}
+
 inline constexpr const char *kApiName = "HIP";
 inline constexpr const char *kBackendName = "hip";
 inline constexpr const char *kVendorName = "AMD";

@@ -115,6 +115,24 @@ TEST_F(StandinPeers, TheTableOffersPeerQuery)
     EXPECT_NE(t.peer_query, nullptr);
 }
 
+TEST_F(StandinPeers, EachDeviceNamesTheLinkTheRuntimeReportsToEveryOtherAndNoneWhereItReportsNone)
+{
+    auto property = [&](uint32_t index, const std::string &key) {
+        vrb_device_info info{};
+        info.struct_size = sizeof info;
+        EXPECT_EQ(t.device_describe(context_, index, &info), VRB_OK) << t.last_error();
+        for (uint32_t i = 0; i < info.property_count; ++i)
+            if (key == info.properties[i].key) return std::string(info.properties[i].value);
+        return std::string("absent");
+    };
+    standin::set_link_between("xGMI, 1 hop");
+    EXPECT_EQ(property(0, "link_to_device_1"), "xGMI, 1 hop");
+    EXPECT_EQ(property(1, "link_to_device_0"), "xGMI, 1 hop");
+    EXPECT_EQ(property(0, "link_to_device_0"), "absent");
+    standin::set_link_between("");
+    EXPECT_EQ(property(0, "link_to_device_1"), "absent");
+}
+
 TEST_F(StandinPeers, DevicesThatReachEachOtherCopyAndReadInPlaceWithAccessTurnedOnOnceByTheAskingDevice)
 {
     EXPECT_EQ(peer_bits(first_, second_), uint32_t(VRB_PEER_COPY | VRB_PEER_ACCESS));

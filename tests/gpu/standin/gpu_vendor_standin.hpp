@@ -158,6 +158,8 @@ standinError_t standinMemcpyPeerAsync(void *, int, const void *, int, std::size_
 // What the stand-in answers when asked whether it imports timeline semaphores: "" (it
 // does) unless a test said otherwise (standin_journal.hpp).
 const char *standinTimelineSemaphoreGap();
+// The link the stand-in's runtime names between any two of its devices ("": none).
+const char *standinLinkBetween(int, int);
 standinError_t standinHostRegister(void *, std::size_t, unsigned);
 standinError_t standinHostUnregister(void *);
 // cudaMemAdvise's preferred location (host) and accessed-by (device), as one call.
@@ -267,6 +269,11 @@ inline void set_timeline_semaphore_fd(standinExternalSemaphoreHandleDesc &desc)
 {
     desc.type = standinExternalSemaphoreHandleTypeTimelineSemaphoreFd;
 }
+inline std::string link_between(int from, int to)
+{
+    return standinLinkBetween(from, to);
+}
+
 inline std::string timeline_semaphore_gap(int)
 {
     return standinTimelineSemaphoreGap();

@@ -77,6 +77,8 @@ void clear();
 void set_device_count(int count);
 // Whether its devices can reach each other's memory (can_access_peer; true unless changed).
 void set_peer_access(bool possible);
+// The link its runtime names between two devices, as HIP's link query would ("": none).
+void set_link_between(const std::string &link);
 
 // How a call made to fail answers: invalid value, or the driver's "not supported" (what
 // a vGPU, MIG or confidential-computing driver says to exportable memory or semaphores).

@@ -171,6 +171,15 @@ void set_device_count(int count)
 {
     device_count() = count;
 }
+std::string &link_text()
+{
+    static std::string link;
+    return link;
+}
+void set_link_between(const std::string &link)
+{
+    link_text() = link;
+}
 void set_peer_access(bool possible)
 {
     peer_access_possible() = possible;
@@ -445,6 +454,11 @@ standinError_t standinEventQuery(standinEvent_t)
 {
     return standinSuccess;
 }
+const char *standinLinkBetween(int, int)
+{
+    return vrb::test::standin::link_text().c_str();
+}
+
 const char *standinTimelineSemaphoreGap()
 {
     return vrb::test::standin::timeline_gap().c_str();
