@@ -199,10 +199,42 @@ int cmd_peak(const Options &o)
 
 // `run --plan`: the devices as their workers describe them (no buffer is allocated),
 // each planned with the probes and options the run would use.
+// The devices `--describe FILE` names, as a backend list cmd_plan reads: a result set's
+// devices, or one device as `info --format json` prints it, under the backend each names.
+nlohmann::json described_backends(const std::string &file)
+{
+    const nlohmann::json document = read_json_file(file);
+    nlohmann::json devices = nlohmann::json::array();
+    if (document.is_object() && document.contains("devices") && document["devices"].is_array())
+        devices = document["devices"];
+    else if (document.is_object() && document.contains("id"))
+        devices.push_back(document);
+    else
+        throw UsageError(fmt::format("{}: neither a result set nor a device as `vrambench info --format json` prints "
+                                     "it (no devices[] and no id)",
+                                     file));
+    nlohmann::json backends = nlohmann::json::array();
+    for (const auto &d : devices) {
+        if (!d.is_object() || !d.contains("id") || !d["id"].is_string())
+            throw UsageError(fmt::format("{}: a device without an id", file));
+        const std::string id = d["id"];
+        const std::string name = text_or(d, "backend", id.substr(0, id.find(':')));
+        auto b = std::find_if(backends.begin(), backends.end(), [&](const auto &e) { return e["name"] == name; });
+        if (b == backends.end()) {
+            backends.push_back({{"name", name}, {"state", "available"}, {"devices", nlohmann::json::array()}});
+            b = backends.end() - 1;
+        }
+        (*b)["devices"].push_back(d);
+    }
+    return backends;
+}
+
 int cmd_plan(const Options &o, const RunRequest &request)
 {
     const auto probes = select_probes(request.probes);
-    const nlohmann::json backends = describe_backends_in_workers(request.discovery, request.timeout_seconds);
+    const nlohmann::json backends = o.describe.empty()
+                                        ? describe_backends_in_workers(request.discovery, request.timeout_seconds)
+                                        : described_backends(o.describe);
     nlohmann::json plans = nlohmann::json::array();
     std::string text;
     double seconds = 0;
@@ -261,6 +293,8 @@ int cmd_run(const Options &o, int argc, char **argv)
     if (o.probe_max_seconds > 0) request.options.probe_budget_seconds = o.probe_max_seconds;
     if (o.device_budget_seconds) request.options.device_budget_seconds = *o.device_budget_seconds;
     request.fail_on_suspect = o.fail_on_suspect;
+    if (!o.describe.empty() && !o.plan)
+        throw UsageError("--describe plans for devices described in a file: it needs --plan (nothing is measured)");
     if (o.plan) {
         if (o.format == "csv") throw UsageError("--plan prints a table or JSON (--format table or json), not CSV");
         if (!o.output.empty()) throw UsageError("--plan measures nothing, so there is no result set for --output");
@@ -405,6 +439,10 @@ void add_commands(CLI::App &app, Options &o)
     run->add_flag("--plan", o.plan,
                   "Print every probe's sizes, the rule that chose them, the peak and an estimated duration; "
                   "measure nothing");
+    run->add_option("--describe", o.describe,
+                    "With --plan: plan for the devices a file describes (a result set, or `info --format json` "
+                    "output) instead of this machine's")
+        ->check(CLI::ExistingFile);
     run->add_option("-o,--output", o.output, "Also write the result set (JSON) to this file");
     run->add_flag("--fail-on-suspect", o.fail_on_suspect,
                   "Exit 4 when a figure is suspect (above the device's peak past its cache), as for a failed "

@@ -31,6 +31,7 @@ struct Options {
     std::string memory_limit;      // "8G" or "50%"; parsed by vrb::parse_memory_limit
     std::string llc;               // --llc SIZE; parsed by vrb::parse_size
     bool plan = false;             // --plan: print what would run, measure nothing
+    std::string describe;          // --describe FILE: plan for the devices it describes
     bool fail_on_suspect = false;  // --fail-on-suspect: exit 4 when a figure is suspect
     bool fail_on_throttle = false; // --fail-on-throttle: exit 4 when a result was measured throttled
     bool concurrent = false;       // --concurrent: one worker per device, all started together

@@ -82,6 +82,11 @@ std::optional<SchemaViolation> validate_result_json(const nlohmann::json &docume
 
 nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_bytes)
 {
+    return check_result_version(read_json_file(file, max_bytes), file.string());
+}
+
+nlohmann::json read_json_file(const std::filesystem::path &file, uint64_t max_bytes)
+{
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec))
         throw UsageError(fmt::format("{}: is a directory, not a result file", file.string()));
@@ -94,10 +99,15 @@ nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_
     if (!in) throw UsageError(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_result_text(text.str(), file.string());
+    return parse_json_text(text.str(), file.string());
 }
 
 nlohmann::json parse_result_text(const std::string &text, const std::string &source)
+{
+    return check_result_version(parse_json_text(text, source), source);
+}
+
+nlohmann::json parse_json_text(const std::string &text, const std::string &source)
 {
     nlohmann::json document;
     try {
@@ -111,6 +121,11 @@ nlohmann::json parse_result_text(const std::string &text, const std::string &sou
         throw UsageError(
             fmt::format("{}: not valid JSON: {}", source, at == std::string::npos ? what : what.substr(at)));
     }
+    return document;
+}
+
+nlohmann::json check_result_version(nlohmann::json document, const std::string &source)
+{
     if (!document.is_object() || !document.contains("schema_version"))
         throw UsageError(fmt::format("{}: not a vrambench result set (no schema_version)", source));
     if (document["schema_version"] != schema_version)

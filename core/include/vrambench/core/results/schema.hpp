@@ -32,6 +32,13 @@ nlohmann::json read_result_file(const std::filesystem::path &file, uint64_t max_
 std::string unreadable_value_message(const std::string &command, const std::vector<std::string> &files,
                                      const std::string &what);
 
+// The same checks but the schema version's, on any JSON file (a device as `info --format
+// json` prints it), and on text already in memory.
+nlohmann::json read_json_file(const std::filesystem::path &file, uint64_t max_bytes = 512ull << 20);
+nlohmann::json parse_json_text(const std::string &text, const std::string &source);
+// Refuses a document that is no result set of this schema version; returns it.
+nlohmann::json check_result_version(nlohmann::json document, const std::string &source);
+
 // The same checks on text already in memory; `source` names it in messages.
 nlohmann::json parse_result_text(const std::string &text, const std::string &source);
 
