@@ -1,6 +1,7 @@
 // `vrambench fleet` and `compare --fleet` end to end: the outliers of hand-made fleets
 // and their exit codes, bad input refused, and the fleet's path through a stand-in srun
 // that starts the node task here (a real Slurm is tested in tests/fleet).
+#include "../scratch_folder.hpp"
 #include "run_process.hpp"
 
 #include <vrambench/core/results/schema.hpp>
@@ -21,17 +22,7 @@ std::string fleet_data(const std::string &name)
     return std::string(VRAMBENCH_TEST_DATA) + "/fleet/" + name;
 }
 
-struct TempFolder {
-    fs::path path;
-    TempFolder()
-    {
-        path = fs::temp_directory_path() / ("vrb-fleet-cli-" + std::to_string(getpid()) + "-" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempFolder() { fs::remove_all(path); }
-};
+using vrb::test::ScratchFolder;
 
 // srun's stand-in: records its arguments, drops its own options and starts the task
 // once, as task 0, the way srun does on a one-node allocation.
@@ -112,24 +103,24 @@ TEST(CliFleet, CompareFleetRefusesFilesBesideItAMissingFolderAndFormatsItCannotP
 
 TEST(CliFleet, CompareFleetNamesAFileThatIsNotAResultSet)
 {
-    TempFolder folder;
-    fs::copy(fleet_data("even"), folder.path);
-    std::ofstream(folder.path / "gpu-a05_pci-0000-19-00.0.json") << "{\"truncated\": ";
-    const ProcessResult r = vrambench({"compare", "--fleet", folder.path.string()});
+    ScratchFolder folder("vrb-fleet-cli");
+    fs::copy(fleet_data("even"), folder.path());
+    std::ofstream(folder.path() / "gpu-a05_pci-0000-19-00.0.json") << "{\"truncated\": ";
+    const ProcessResult r = vrambench({"compare", "--fleet", folder.path().string()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("gpu-a05_pci-0000-19-00.0.json"), std::string::npos) << r.err;
 }
 
 TEST(CliFleet, FleetRunsTheNodeTaskThroughSrunAndWritesOneSetPerHostAndCard)
 {
-    TempFolder folder;
-    const fs::path srun = fake_srun(folder.path);
-    const fs::path out = folder.path / "sets";
+    ScratchFolder folder("vrb-fleet-cli");
+    const fs::path srun = fake_srun(folder.path());
+    const fs::path out = folder.path() / "sets";
     const ProcessResult r =
         vrambench({"fleet", "--dir", out.string(), "--srun", srun.string(), "--srun-option=--nodes=1", "--",
                    "--backend", "host", "--suite", "quick", "--size", "1M", "--probe", "bandwidth.stream"});
     ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
-    const std::string args = read_text(folder.path / "srun.args");
+    const std::string args = read_text(folder.path() / "srun.args");
     EXPECT_EQ(args.rfind("--ntasks-per-node=1\n--nodes=1\n", 0), 0u) << args;
     EXPECT_NE(args.find("__fleet-node\n" + fs::absolute(out).string() + "\n"), std::string::npos) << args;
     const fs::path set = out / (short_host() + "_host-0.json");
@@ -148,36 +139,36 @@ TEST(CliFleet, FleetRunsTheNodeTaskThroughSrunAndWritesOneSetPerHostAndCard)
 
 TEST(CliFleet, FleetRefusesRunArgumentsItSetsItselfBeforeStartingSrun)
 {
-    TempFolder folder;
-    const fs::path srun = fake_srun(folder.path);
+    ScratchFolder folder("vrb-fleet-cli");
+    const fs::path srun = fake_srun(folder.path());
     for (const char *owned : {"-o", "--output", "--format", "--plan"}) {
-        const ProcessResult r = vrambench({"fleet", "--dir", (folder.path / "sets").string(), "--srun", srun.string(),
+        const ProcessResult r = vrambench({"fleet", "--dir", (folder.path() / "sets").string(), "--srun", srun.string(),
                                            "--", "--backend", "host", owned, "x"});
         EXPECT_EQ(r.exit_code, 2) << owned;
         EXPECT_NE(r.err.find("fleet sets"), std::string::npos) << r.err;
     }
-    EXPECT_FALSE(fs::exists(folder.path / "srun.args")) << "srun was started";
+    EXPECT_FALSE(fs::exists(folder.path() / "srun.args")) << "srun was started";
 }
 
 TEST(CliFleet, AFailedSrunIsARunFailureAndAMissingOneIsNamed)
 {
-    TempFolder folder;
-    const fs::path failing = fake_srun(folder.path, 1);
+    ScratchFolder folder("vrb-fleet-cli");
+    const fs::path failing = fake_srun(folder.path(), 1);
     const ProcessResult r = vrambench(
-        {"fleet", "--dir", (folder.path / "sets").string(), "--srun", failing.string(), "--", "--backend", "host"});
+        {"fleet", "--dir", (folder.path() / "sets").string(), "--srun", failing.string(), "--", "--backend", "host"});
     EXPECT_EQ(r.exit_code, 3);
     EXPECT_NE(r.err.find("srun exited 1"), std::string::npos) << r.err;
-    const ProcessResult missing = vrambench(
-        {"fleet", "--dir", (folder.path / "sets").string(), "--srun", "/nonexistent/srun", "--", "--backend", "host"});
+    const ProcessResult missing = vrambench({"fleet", "--dir", (folder.path() / "sets").string(), "--srun",
+                                             "/nonexistent/srun", "--", "--backend", "host"});
     EXPECT_EQ(missing.exit_code, 3);
     EXPECT_NE(missing.err.find("cannot start /nonexistent/srun"), std::string::npos) << missing.err;
 }
 
 TEST(CliFleet, FleetRefusesAFolderItCannotUse)
 {
-    TempFolder folder;
-    std::ofstream(folder.path / "file") << "x";
-    const ProcessResult r = vrambench({"fleet", "--dir", (folder.path / "file").string(), "--", "--backend", "host"});
+    ScratchFolder folder("vrb-fleet-cli");
+    std::ofstream(folder.path() / "file") << "x";
+    const ProcessResult r = vrambench({"fleet", "--dir", (folder.path() / "file").string(), "--", "--backend", "host"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("fleet's folder"), std::string::npos) << r.err;
 }

@@ -1,3 +1,5 @@
+#include "../scratch_folder.hpp"
+
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/publishing/fleet.hpp>
 #include <vrambench/core/results/card_split.hpp>
@@ -31,17 +33,7 @@ std::set<std::string> named(const vrb::FleetComparison &fleet)
     return out;
 }
 
-struct TempFolder {
-    fs::path path;
-    TempFolder()
-    {
-        path = fs::temp_directory_path() / ("vrambench-fleet-" + std::to_string(::getpid()) + "-" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempFolder() { fs::remove_all(path); }
-};
+using vrb::test::ScratchFolder;
 
 } // namespace
 
@@ -146,19 +138,19 @@ TEST(Fleet, AFailedFigureIsLeftOutWithItsStatus)
 TEST(Fleet, AMissingFolderAnEmptyOneAndABadFileAreRefusedByName)
 {
     EXPECT_THROW(vrb::compare_fleet("/nonexistent/fleet"), vrb::UsageError);
-    TempFolder empty;
+    ScratchFolder empty("vrambench-fleet");
     // A journal and a hidden partial file are not result sets.
-    std::ofstream(empty.path / "gpu-a01.json.journal") << "{}";
-    std::ofstream(empty.path / ".partial-gpu-a01-0.json") << "{}";
+    std::ofstream(empty.path() / "gpu-a01.json.journal") << "{}";
+    std::ofstream(empty.path() / ".partial-gpu-a01-0.json") << "{}";
     try {
-        vrb::compare_fleet(empty.path);
+        vrb::compare_fleet(empty.path());
         FAIL() << "an empty fleet folder was accepted";
     } catch (const vrb::UsageError &e) {
         EXPECT_NE(std::string(e.what()).find("holds no result set"), std::string::npos) << e.what();
     }
-    std::ofstream(empty.path / "broken.json") << "{\"not\": \"a result set\"}";
+    std::ofstream(empty.path() / "broken.json") << "{\"not\": \"a result set\"}";
     try {
-        vrb::compare_fleet(empty.path);
+        vrb::compare_fleet(empty.path());
         FAIL() << "a file that is not a result set was accepted";
     } catch (const vrb::UsageError &e) {
         EXPECT_NE(std::string(e.what()).find("broken.json"), std::string::npos) << e.what();

@@ -3,6 +3,8 @@
 // free-form value (parameters, extra) is null. The variants are made by walking a
 // published set against the schema itself, so a field added to the schema is covered
 // the day it is added, and each variant is checked to be valid before it is read.
+#include "../scratch_folder.hpp"
+
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/publishing/compare.hpp>
 #include <vrambench/core/publishing/fleet.hpp>
@@ -174,19 +176,7 @@ json apply(json document, const Variant &v)
     return document;
 }
 
-class ScratchFolder {
-  public:
-    ScratchFolder()
-    {
-        std::string name = (std::filesystem::temp_directory_path() / "vrambench-nullable-XXXXXX").string();
-        path_ = mkdtemp(name.data());
-    }
-    ~ScratchFolder() { std::filesystem::remove_all(path_); }
-    const std::filesystem::path &path() const { return path_; }
-
-  private:
-    std::filesystem::path path_;
-};
+using vrb::test::ScratchFolder;
 
 void write(const std::filesystem::path &file, const json &document)
 {
@@ -258,7 +248,7 @@ TEST(NullableFields, EveryCommandReadsEverySetTheSchemaAllowsWithAFieldNullAbsen
     EXPECT_TRUE(pointers.count("/results/0/value null"));
     EXPECT_GT(walk.variants().size(), 200u);
 
-    ScratchFolder folder;
+    ScratchFolder folder("vrambench-nullable");
     std::vector<std::string> failures;
     // Every variant is read against the schema by report and index first: a change the
     // schema refuses would fail here as "does not match schema", a mistake of the walk.
@@ -311,7 +301,7 @@ TEST(NullableFields, ASetOfAModuleReportingNothingOptionalIsReadByEveryCommand)
     for (auto &r : set["results"])
         r["efficiency"] = nullptr;
     ASSERT_FALSE(vrb::validate_result_json(set).has_value());
-    ScratchFolder folder;
+    ScratchFolder folder("vrambench-nullable");
     EXPECT_EQ(read_by_every_command(set, base_document(), folder), "");
 }
 
