@@ -153,6 +153,10 @@ class TemplateDevice {
   public:
     TemplateDevice(const TemplateContext &ctx, uint32_t index) : ctx_(ctx), index_(index) {}
 
+    // GPU: the API's ordinal of this device, which every call for it names
+    // (cudaSetDevice(index()), the VkPhysicalDevice the context listed at index()).
+    uint32_t index() const { return index_; }
+
     uint32_t memory_kind_count() { return kind_count; }
 
     void describe(uint32_t kind, vrb_memory_kind_info &info)
