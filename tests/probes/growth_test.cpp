@@ -81,8 +81,8 @@ TEST(Growth, AChangeOfMoreThanFivePercentKeepsItGrowing)
         vrb::CurveGrowth growth(rule(4096 * vrb::MiB), 256 * vrb::MiB, 4096);
         const auto sizes = grow(
             growth, {256 * vrb::MiB},
-            [step](uint64_t x) -> std::optional<double> {
-                return 100 * std::pow(step, std::log2(x / (256.0 * vrb::MiB)));
+            [rate = step](uint64_t x) -> std::optional<double> {
+                return 100 * std::pow(rate, std::log2(x / (256.0 * vrb::MiB)));
             },
             quick_points);
         EXPECT_EQ(growth.settled(), settles) << step;
