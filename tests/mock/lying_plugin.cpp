@@ -14,6 +14,7 @@
 //   to-host           a TRANSFER into host memory (pinned or pageable) does the same
 //   second-direction  only the second copy of a TRANSFER both ways at once does
 //   peer-copy         a TRANSFER from one device into another's memory does
+//   idle-transfer     a TRANSFER copies nothing: its destinations keep what they held
 //   import            memory read through an imported buffer (an operation's source, or
 //                     what CHECK compares) reads 0x100 too large in its last lane (added,
 //                     not flipped, so two reads through it never cancel); what is
@@ -75,12 +76,13 @@ enum class Lie {
     to_host,
     second_direction,
     peer_copy,
+    idle_transfer,
     import
 };
 
 Lie read_lie()
 {
-    static constexpr std::array<std::pair<const char *, Lie>, 15> names{{{"checksum", Lie::checksum},
+    static constexpr std::array<std::pair<const char *, Lie>, 16> names{{{"checksum", Lie::checksum},
                                                                          {"copy", Lie::copy},
                                                                          {"scale", Lie::scale},
                                                                          {"add", Lie::add},
@@ -94,6 +96,7 @@ Lie read_lie()
                                                                          {"to-host", Lie::to_host},
                                                                          {"second-direction", Lie::second_direction},
                                                                          {"peer-copy", Lie::peer_copy},
+                                                                         {"idle-transfer", Lie::idle_transfer},
                                                                          {"import", Lie::import}}};
     const char *text = std::getenv("VRAMBENCH_LIE");
     if (!text || !*text) return Lie::none;
@@ -325,6 +328,14 @@ class LiarDevice {
     // The copy engine: memcpy of each pair, both at once as one after the other.
     vrb::tpl::KernelAnswer transfer(const vrb_operation &op)
     {
+        if (lying(Lie::idle_transfer)) {
+            // What the destination's first lane still holds, where the copy would have changed it.
+            const uint32_t held = *buffer_of(op.dst)->lanes_at(op.dst.offset);
+            const uint32_t sent = *buffer_of(op.src1)->lanes_at(op.src1.offset);
+            if (op.count >= 4 && held != sent)
+                shared_.log.tell(fmt::format("byte {:#x}: {:#010x}, expected {:#010x}", op.dst.offset, held, sent));
+            return {};
+        }
         auto copy = [&](const vrb_operand &to, const vrb_operand &from, bool spoiled) {
             std::memcpy(buffer_of(to)->bytes_at(to.offset), buffer_of(from)->bytes_at(from.offset), op.count);
             if (spoiled && op.count >= 4) spoil_lane(to, op.count / 4 - 1, 1u << 24); // bit 0 of the last byte

@@ -260,6 +260,33 @@ TEST(Plans, StepAStandardChasePastTheCacheByDoublingWithTwoRunsEach)
     EXPECT_EQ(f.to, 400 * MiB);
 }
 
+// A run over a small chain laps it until it has made as many loads as docs/probes.md
+// says, so even a chain of a few lines is timed over a run the timer resolves.
+TEST(Plans, LapASmallChaseChainFor2To13LoadsQuick2To17StandardAnd2To18Full)
+{
+    const auto h200 = vrb::test::describe(vrb::test::h200());
+    for (const auto &[suite, least] :
+         {std::pair{vrb::Suite::quick, uint64_t{1} << 13}, std::pair{vrb::Suite::standard, uint64_t{1} << 17},
+          std::pair{vrb::Suite::full, uint64_t{1} << 18}}) {
+        vrb::ProbeOptions options;
+        options.suite = suite;
+        SCOPED_TRACE(static_cast<int>(suite));
+        const vrb::CurvePlan plan = vrb::plan_chase(h200, options);
+        EXPECT_EQ(plan.least_steps, least);
+        EXPECT_GE(plan.most_steps, plan.least_steps);
+    }
+}
+
+// The plan says from which footprint the chase's last plateau is memory: 4 x the
+// last-level cache, as name_plateaus() calls it.
+TEST(Plans, SayTheChasesLastPlateauIsMemoryPastFourTimesTheLastLevelCache)
+{
+    for (const auto &described : {vrb::test::h200(), vrb::test::mi300x()}) {
+        const auto plan = vrb::plan_device(vrb::test::describe(described), every_probe(), {});
+        EXPECT_EQ(find(plan, "latency.chase").sizes["memory_reach_bytes"].get<uint64_t>(), 4 * described.llc_bytes);
+    }
+}
+
 TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfEachSpanAndGrowItPastThePlan)
 {
     vrb::test::Description unknown;

@@ -12,9 +12,25 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <thread>
 #include <unistd.h>
+
+// A disk that cannot make the new file durable (EIO from fsync, as a failing disk or a
+// full quota on a network file system answers): set to an errno, every fsync in this
+// program fails with it; 0 leaves fsync to the kernel. The core is linked statically,
+// so its fsync is this one.
+static int failing_fsync_errno = 0;
+
+extern "C" int fsync(int fd)
+{
+    if (failing_fsync_errno) {
+        errno = failing_fsync_errno;
+        return -1;
+    }
+    return static_cast<int>(::syscall(SYS_fsync, fd));
+}
 
 namespace {
 
@@ -125,6 +141,20 @@ TEST(OutputFile, AFullCharacterDeviceFailsTheWriteAndStaysADevice)
     struct stat st {};
     ASSERT_EQ(::stat(full.c_str(), &st), 0);
     EXPECT_TRUE(S_ISCHR(st.st_mode)) << "the device must stay a device";
+}
+
+TEST(OutputFile, ANewFileTheDiskCannotSyncLeavesTheOldOneAndSaysWhy)
+{
+    const auto dir = fresh_folder("fsync");
+    const auto file = dir / "result.json";
+    std::ofstream(file) << "old";
+    failing_fsync_errno = EIO;
+    const std::string error = error_of(file, "new");
+    failing_fsync_errno = 0;
+    EXPECT_EQ(error, file.string() + ": cannot write: " + std::strerror(EIO));
+    EXPECT_EQ(read_all(file), "old");
+    // The temporary file is gone with the failure.
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
 }
 
 TEST(OutputFile, RefusesAFolderThatDoesNotExist)

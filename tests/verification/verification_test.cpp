@@ -168,6 +168,32 @@ INSTANTIATE_TEST_SUITE_P(StreamPoints, DestinationLaneLie,
                                            std::pair{"pattern.alignment", "copy"}, std::pair{"pattern.vector", "copy"},
                                            std::pair{"memory.kinds", "copy"}, std::pair{"memory.kinds", "write"}));
 
+// Every point of the alignment probe's copy names the byte the module spoiled at that
+// point's offset: the lanes compared are the source's from the offset, and the address
+// said counts from the buffer's start, not from the offset.
+TEST(LaneLie, AnAlignmentCopyNamesTheByteSpoiledAtEachOffset)
+{
+    Liar liar("copy");
+    const auto results = liar.run("pattern.alignment", quick());
+    const auto copy =
+        std::find_if(results.begin(), results.end(), [](const ProbeResult &r) { return operation_of(r) == "copy"; });
+    ASSERT_NE(copy, results.end());
+    const uint64_t bytes = copy->parameters.at("array_bytes").get<uint64_t>();
+    const auto &points = copy->extra.at("curve").at("points");
+    std::size_t past_zero = 0;
+    for (const auto &point : points) {
+        const auto offset = static_cast<uint64_t>(point.at("offset_bytes").get<double>());
+        const std::string detail = point.at("verification").at("detail").get<std::string>();
+        SCOPED_TRACE(fmt::format("offset {}: {}", offset, detail));
+        EXPECT_EQ(point.at("status"), "verification-failed");
+        EXPECT_NE(detail.find(fmt::format("1 of {} lanes wrong; first at byte {:#x}: ", bytes / 4, offset + bytes - 4)),
+                  std::string::npos);
+        EXPECT_TRUE(says_one_of(detail, liar.told(), "first at ")) << testing::PrintToString(liar.told());
+        if (offset > 0) ++past_zero;
+    }
+    EXPECT_GE(past_zero, 3u);
+}
+
 // ---------------------------------------------------------------- chase
 
 TEST(ChaseLie, AChaseThatEndsOneNodeEarlyFailsAtItsFirstPoint)
@@ -215,6 +241,22 @@ TEST(TransferLie, AByteSpoiledOnlyInTheSecondOfTwoCopiesAtOnceIsCaught)
 
     EXPECT_EQ(expect_caught(results, {"both-directions pinned", "both-directions pageable"}, liar.told(), "first at "),
               2u);
+}
+
+// Each destination first holds other data (and the run's buffers are reused, so the
+// host side of one route may hold the very bytes the next route copies): a copy engine
+// that moves nothing fails every route.
+TEST(TransferLie, ACopyEngineThatMovesNothingFailsEveryRoute)
+{
+    Liar liar("idle-transfer");
+    const auto results = liar.run("bandwidth.transfer", quick());
+
+    EXPECT_EQ(expect_caught(results,
+                            {"host-to-device pinned", "device-to-host pinned", "both-directions pinned",
+                             "host-to-device pageable", "device-to-host pageable", "both-directions pageable",
+                             "device-to-device"},
+                            liar.told(), "first at "),
+              7u);
 }
 
 // ---------------------------------------------------------------- peers
