@@ -114,7 +114,7 @@ class MemfdDevice {
     {
         const int fd = static_cast<int>(h.handle);
         try {
-            vrb::plugin::check_import_handle(&h, {kApi, false, nullptr, nullptr, "memfd mock"},
+            vrb::plugin::check_import_handle(&h, {kApi, false, nullptr, nullptr, "memfd mock", ""},
                                              static_cast<uint64_t>(::sysconf(_SC_PAGESIZE)));
             if (vrb::plugin::handle_api(h) != kApi)
                 fail(VRB_ERROR_UNSUPPORTED, "the mock imports only memory of its own api, " + std::string(kApi));
