@@ -1,9 +1,9 @@
 // Curves that grow past their planned sizes where no cache size is known: the rule that
 // ends them (growth.hpp), the plans that say so, and the sweep and chase run end to end on
 // a module whose run times follow a model of one cache in front of memory.
-#include "../unit/described_device.hpp"
 #include "curve_plan.hpp"
 #include "growth.hpp"
+#include "planned_devices.hpp"
 
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/registry.hpp>
@@ -160,13 +160,6 @@ vrb::test::Description unknown_card(double memory_gib)
     return d;
 }
 
-const vrb::ProbePlan &probe_plan(const vrb::DevicePlan &plan, std::string_view probe)
-{
-    for (const auto &p : plan.probes)
-        if (p.probe == probe) return p;
-    throw std::runtime_error("no plan for " + std::string(probe));
-}
-
 std::vector<const vrb::Probe *> curve_probes()
 {
     std::vector<const vrb::Probe *> out;
@@ -184,7 +177,7 @@ TEST(GrowingPlans, SayTheSweepAndChaseOfACardWithNoKnownCacheAreOpenEndedAndWhat
     const uint64_t quarter = device.info.free_memory_bytes / 4;
     const auto plan = vrb::plan_device(device, curve_probes(), {});
     for (const char *id : {"bandwidth.sweep", "latency.chase"}) {
-        const auto &p = probe_plan(plan, id);
+        const auto &p = vrb::test::planned(plan, id);
         EXPECT_EQ(p.reason, "grow") << id;
         // Planned to the largest cache the table knows (an MI300X's 256 vrb::MiB), then open-ended.
         EXPECT_EQ(p.sizes["to_bytes"].get<uint64_t>(), 256 * vrb::MiB) << id;
@@ -199,9 +192,9 @@ TEST(GrowingPlans, SayTheSweepAndChaseOfACardWithNoKnownCacheAreOpenEndedAndWhat
                   std::string::npos)
             << p.size_rule;
     }
-    EXPECT_EQ(probe_plan(plan, "bandwidth.sweep").sizes["grow_most_bytes"].get<uint64_t>(), quarter);
+    EXPECT_EQ(vrb::test::planned(plan, "bandwidth.sweep").sizes["grow_most_bytes"].get<uint64_t>(), quarter);
     // The chase's chain is of 32-bit lane indices: its cap is where they end.
-    EXPECT_EQ(probe_plan(plan, "latency.chase").sizes["grow_most_bytes"].get<uint64_t>(), (4ull << 32) - 64);
+    EXPECT_EQ(vrb::test::planned(plan, "latency.chase").sizes["grow_most_bytes"].get<uint64_t>(), (4ull << 32) - 64);
     // The estimate counts the first doubling: a chase of one more lap, of 512 vrb::MiB.
     const auto text = vrb::plan_text(plan);
     EXPECT_NE(text.find("open_ended=true"), std::string::npos) << text;

@@ -1,5 +1,5 @@
-#include "../unit/described_device.hpp"
 #include "curve_plan.hpp"
+#include "planned_devices.hpp"
 
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/planning/plan.hpp>
@@ -14,13 +14,7 @@ using vrb::MiB;
 
 namespace {
 
-std::vector<const vrb::Probe *> every_probe()
-{
-    std::vector<const vrb::Probe *> out;
-    for (const auto &p : vrb::all_probes())
-        out.push_back(p.get());
-    return out;
-}
+using vrb::test::every_probe;
 
 // The 2-core VM CI runs on: CPUID reports a 508 MiB L3 for the whole package, and
 // there is no sysfs cache topology to say that two cores reach one complex's share.
@@ -48,10 +42,7 @@ vrb::DeviceRecord two_core_vm()
 
 const vrb::ProbePlan &find(const vrb::DevicePlan &plan, std::string_view probe)
 {
-    const auto it =
-        std::find_if(plan.probes.begin(), plan.probes.end(), [&](const vrb::ProbePlan &p) { return p.probe == probe; });
-    if (it == plan.probes.end()) throw std::runtime_error("no plan for " + std::string(probe));
-    return *it;
+    return vrb::test::planned(plan, probe);
 }
 
 void expect_past_four_times_the_cache(const vrb::DeviceRecord &device, uint64_t llc)
@@ -152,29 +143,7 @@ TEST(Plans, KeepTheQuickSuiteOnATwoCoreVmWithAPackageWideL3UnderFiveSeconds)
 
 // The Intel Xeon VM of tests/data/plateaus: L1d 48 KiB and L2 2 MiB a core, the socket's
 // 480 MiB L3 reported as shared by its two vCPUs.
-vrb::DeviceRecord intel_two_vcpu_vm()
-{
-    vrb::test::Description d;
-    d.api = "host";
-    d.type = VRB_DEVICE_CPU;
-    d.compute_units = 2;
-    d.memory_gib = 8;
-    d.llc_bytes = 480 * MiB;
-    d.llc_level = 3;
-    auto r = vrb::test::describe(d);
-    r.info.caches[0].shared_by = 2;
-    auto add = [&](uint32_t level, uint64_t bytes) {
-        vrb_cache_info &c = r.info.caches[r.info.cache_count++];
-        c.level = level;
-        c.bytes = bytes;
-        c.shared_by = 1;
-        std::snprintf(c.kind, sizeof c.kind, level == 1 ? "data" : "unified");
-    };
-    add(1, 48 << 10);
-    add(2, 2 * MiB);
-    r.kinds[0].flags = VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_PAGEABLE;
-    return r;
-}
+using vrb::test::intel_two_vcpu_vm;
 
 TEST(Plans, KeepTheQuickSuiteOnATwoVcpuVmWhoseL3IsTheSocketsUnderFiveSecondsWithinItsCap)
 {
