@@ -12,7 +12,6 @@
 
 #include <algorithm>
 
-using vrb::MiB;
 
 using vrb::test::every_probe;
 using vrb::test::planned;
