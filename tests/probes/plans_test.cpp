@@ -1,5 +1,6 @@
 #include "chain.hpp"
 #include "curve_plan.hpp"
+#include "stream_plan.hpp"
 
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/results/device_record.hpp>
@@ -13,6 +14,22 @@ TEST(CurvePlans, RefuseAnEmptySizeRange)
     EXPECT_THROW(vrb::geometric_sizes(0, 1 << 20, 2, 4096), vrb::UsageError);
     EXPECT_THROW(vrb::geometric_sizes(1 << 20, 4096, 2, 4096), vrb::UsageError);
     EXPECT_THROW(vrb::geometric_sizes(4096, 1 << 20, 1.0, 4096), vrb::UsageError);
+}
+
+TEST(StreamPlans, RefuseASizeBelowOneSixteenByteElementAndTakeOneOfSixteen)
+{
+    const vrb::DeviceRecord device;
+    vrb::ProbeOptions options;
+    options.size = 8;
+    try {
+        (void)vrb::plan_stream(device, options);
+        ADD_FAILURE() << "an 8-byte stream array was planned";
+    } catch (const vrb::UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("--size 8 is too small: at least 16 bytes"), std::string::npos)
+            << e.what();
+    }
+    options.size = 16;
+    EXPECT_EQ(vrb::plan_stream(device, options).bytes, 16u);
 }
 
 TEST(CurvePlans, GrowGeometricallyAndEndExactlyAtTheLargestSize)
