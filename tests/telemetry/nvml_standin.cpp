@@ -84,8 +84,8 @@ struct nvmlUtilization_st {
 };
 
 // nvml.h's names and layouts, so the caller's function types match these definitions.
-enum nvmlEnableState_enum { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 };
-enum nvmlIntNvLinkDeviceType_enum { NVML_NVLINK_DEVICE_TYPE_GPU = 0, NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xff };
+enum nvmlEnableState_enum : int { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 };
+enum nvmlIntNvLinkDeviceType_enum : int { NVML_NVLINK_DEVICE_TYPE_GPU = 0, NVML_NVLINK_DEVICE_TYPE_UNKNOWN = 0xff };
 struct nvmlPciInfo_st {
     char busIdLegacy[16];
     unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;

@@ -11,8 +11,10 @@
 #include <cstdio>
 
 // nvml.h's own type names, so the function types match the library's (UBSan checks them).
-enum nvmlEnableState_enum { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 };
-enum nvmlIntNvLinkDeviceType_enum {
+// Held in an int, as a C enum is: a driver's answer outside the named values (a newer
+// state, garbage) is read and reported, never a value the type cannot hold.
+enum nvmlEnableState_enum : int { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 };
+enum nvmlIntNvLinkDeviceType_enum : int {
     NVML_NVLINK_DEVICE_TYPE_GPU = 0,
     NVML_NVLINK_DEVICE_TYPE_IBMNPU = 1,
     NVML_NVLINK_DEVICE_TYPE_SWITCH = 2,
