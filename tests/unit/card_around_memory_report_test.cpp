@@ -1,6 +1,8 @@
 // The report's "card around the memory" section: the link's one-sentence finding, and
 // beside each figure the busy % against the share of the peak it moved, under "busy
 // time is not bytes"; and every field it reads may be null or absent.
+#include "../sanitized_build.hpp"
+
 #include <vrambench/core/publishing/html_report.hpp>
 #include <vrambench/core/results/schema.hpp>
 
@@ -124,8 +126,11 @@ TEST(CardAroundMemoryReport, EveryFieldItReadsMayBeNullOrAbsent)
          {"/telemetry", "/telemetry/figures", "/telemetry/figures/busy_percent", "/telemetry/throttle_reasons",
           "/throttled", "/link", "/link/current", "/link/port", "/link_efficiency"})
         all.push_back(t + field);
+    // The sanitized build reads every fourth variant, the release build every one.
+    std::size_t variant = 0;
     for (const auto &pointer : all)
         for (const bool remove : {false, true}) {
+            if (variant++ % vrb::test::variant_step(4) != 0) continue;
             json set = base;
             const json::json_pointer at(pointer);
             if (remove)

@@ -3,6 +3,7 @@
 // free-form value (parameters, extra) is null. The variants are made by walking a
 // published set against the schema itself, so a field added to the schema is covered
 // the day it is added, and each variant is checked to be valid before it is read.
+#include "../sanitized_build.hpp"
 #include "../scratch_folder.hpp"
 
 #include <vrambench/core/error.hpp>
@@ -218,19 +219,8 @@ std::string read_by_every_command(const json &document, const json &base, const 
     return {};
 }
 
-// The sanitized build runs the readers many times slower; it reads every sixteenth
-// variant, the release build every one.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr std::size_t variant_step = 16;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr std::size_t variant_step = 16;
-#else
-constexpr std::size_t variant_step = 1;
-#endif
-#else
-constexpr std::size_t variant_step = 1;
-#endif
+// The sanitized build reads every thirty-second variant, the release build every one.
+constexpr std::size_t variant_step = vrb::test::variant_step(32);
 
 TEST(NullableFields, EveryCommandReadsEverySetTheSchemaAllowsWithAFieldNullAbsentOrEmpty)
 {
