@@ -80,6 +80,14 @@ TEST(PluginLoader, RefusesAnEntryThatReturnsNoTable)
     EXPECT_NE(load_error(MOCK_NO_TABLE_PATH).find("no function table"), std::string::npos);
 }
 
+TEST(PluginLoader, RefusesATableTooShortToHoldTheCallsEveryModuleHas)
+{
+    const std::string error = load_error(MOCK_TOO_SHORT_TABLE_PATH);
+    EXPECT_NE(error.find("function table too short"), std::string::npos) << error;
+    EXPECT_NE(error.find("to hold the required calls"), std::string::npos) << error;
+    EXPECT_NE(error.find(MOCK_TOO_SHORT_TABLE_PATH), std::string::npos) << error;
+}
+
 TEST(PluginLoader, RefusesAFileThatIsNotALoadableLibrary)
 {
     const std::string path = std::string(MOCK_DIR) + "/not-a-library.so";

@@ -9,6 +9,7 @@
 //   MOCK_UNAVAILABLE     init says its driver is missing
 //   MOCK_SHORT_TABLE     a table that ends right after run(): optional slots absent
 //   MOCK_NO_TABLE        the entry succeeds but hands back no table
+//   MOCK_TOO_SHORT_TABLE a table whose size ends before run(), a call every module has
 //   MOCK_SMALL_MEMORY    one memory kind of 64 MiB in all: an allocation past it is
 //                        refused as out of memory, a freed one gives its bytes back
 //   MOCK_LEAKS           a working backend whose init loses a heap block (1 MiB): the
@@ -230,6 +231,8 @@ constexpr vrb_plugin_table mock_table()
     // An ABI 1.0 table, through run: buffer_export is set but past the end, and must
     // read as absent.
     table.struct_size = static_cast<uint32_t>(offsetof(vrb_plugin_table, run) + sizeof(void *));
+#elif defined(MOCK_TOO_SHORT_TABLE)
+    table.struct_size = static_cast<uint32_t>(offsetof(vrb_plugin_table, run));
 #elif defined(MOCK_NULL_INIT)
     table.init = init_without_context;
 #elif defined(MOCK_NULL_OPEN)
