@@ -209,8 +209,13 @@ void describe_device(const PhysicalDevice &d, vrb_device_info &out)
         requested = read_options().chase;
     } catch (const Failure &) {
     }
-    add_property(info, "vulkan.chase_walk",
-                 chase_walk_name(requested != ChaseWalk::Indices && offers_chase_by_address(d)));
+    bool by_address = false;
+    try {
+        by_address = chase_by_address(d, requested);
+    } catch (const Failure &) {
+        // Addresses asked for where they are not offered: the device's opening says so.
+    }
+    add_property(info, "vulkan.chase_walk", chase_walk_name(by_address));
 }
 
 } // namespace vrb::vulkan

@@ -113,8 +113,21 @@ bool walks_addresses(const LoggedDevice &d)
     return d.properties.count("vulkan.chase_walk") && d.properties.at("vulkan.chase_walk") == "device addresses";
 }
 
+TEST(ChaseWalk, lavapipe_walks_indices_unless_asked_for_addresses_since_its_step_is_its_own_loop)
+{
+    const LoggedDevice d;
+    ASSERT_TRUE(d.device);
+    ASSERT_TRUE(d.properties.count("vulkan.chase_walk"));
+    if (!d.properties.count("vulkan.driver_id") || d.properties.at("vulkan.driver_id") != std::to_string(kLlvmpipe))
+        GTEST_SKIP() << "not lavapipe";
+    EXPECT_EQ(d.properties.at("vulkan.chase_walk"), "indices");
+    expect_host_ends(d.device.get(), random_cycle(5000, 17), 192, {1, 9, 40001});
+    EXPECT_TRUE(d.logged("CHASE walks the chain's indices")) << d.log();
+}
+
 TEST(ChaseWalk, lavapipe_walks_device_addresses_and_ends_where_the_host_walk_does)
 {
+    const ScopedEnv env("VRAMBENCH_VULKAN_CHASE", "addresses");
     const LoggedDevice d;
     ASSERT_TRUE(d.device);
     ASSERT_TRUE(d.properties.count("vulkan.chase_walk"));
@@ -144,6 +157,7 @@ TEST(ChaseWalk, lavapipe_walks_device_addresses_and_ends_where_the_host_walk_doe
 TEST(ChaseWalk, walks_device_addresses_over_several_buffer_segments)
 {
     const ScopedEnv segments("VRAMBENCH_VULKAN_SEGMENT_BYTES", "65536");
+    const ScopedEnv env("VRAMBENCH_VULKAN_CHASE", "addresses");
     const LoggedDevice d;
     ASSERT_TRUE(d.device);
     if (!walks_addresses(d)) GTEST_SKIP() << "this device offers no buffer device addresses";
