@@ -1,6 +1,7 @@
 // Curves that grow past their planned sizes where no cache size is known: the rule that
 // ends them (growth.hpp), the plans that say so, and the sweep and chase run end to end on
 // a module whose run times follow a model of one cache in front of memory.
+#include "../sanitized_build.hpp"
 #include "curve_plan.hpp"
 #include "growth.hpp"
 #include "planned_devices.hpp"
@@ -313,6 +314,9 @@ class GrowingCurves : public ::testing::Test {
   protected:
     void SetUp() override
     {
+        // Whole curves grown to 100 MiB and more, many times slower under the sanitizers:
+        // the release build runs them, the sanitized build the growth rule's own tests.
+        if (vrb::test::sanitized_build) GTEST_SKIP() << "run by the release build";
         if (model().entry.state != vrb::BackendEntry::State::available)
             GTEST_SKIP() << "cache-model module unavailable: " << model().entry.reason;
         ASSERT_EQ(model().record.last_level_cache_bytes(), 0u);
