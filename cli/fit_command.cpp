@@ -6,6 +6,7 @@
 #include <vrambench/core/fit/fit.hpp>
 #include <vrambench/core/fit/measure.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/results/result.hpp>
 #include <vrambench/core/results/schema.hpp>
 
 #include <fmt/format.h>
