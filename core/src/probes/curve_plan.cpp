@@ -268,7 +268,6 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
     plan.to = reach.bytes;
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
-    plan.memory_reach = 4 * device.last_level_cache_bytes();
     cap_quick(device, options.suite, plan.to, plan.size_rule, plan.reason);
     // A copy's two buffers hold the working set, in at most a quarter of free memory.
     if (const uint64_t memory = free_memory(device); memory && plan.to > memory / 4) {

@@ -54,7 +54,7 @@ struct CurvePlan {
     // latency.chase: at most this many dependent loads per run, so a run's time is
     // bounded however large the chain; its nodes are that many lines spread over the span.
     uint64_t most_steps = 0, least_steps = 0;
-    uint64_t memory_reach = 0; // footprint past which the last plateau is memory (4 x the cache)
+    uint64_t memory_reach = 0; // latency.chase: footprint past which the last plateau is memory (4 x the cache)
     // latency.chase, standard suite: past this size the grid doubles instead of stepping
     // by `ratio`, and a point takes `memory_reps` runs (0: the grid and reps go on as below).
     uint64_t coarse_from = 0;
