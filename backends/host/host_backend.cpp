@@ -375,24 +375,12 @@ void HostDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     out.passes = passes;
 }
 
-HostBuffer::Mapping::Mapping(uint64_t size)
-    : base(mmap(nullptr, (size + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)),
-      bytes((size + 4095) / 4096 * 4096)
-{
-    if (base == MAP_FAILED) fail(VRB_ERROR_OUT_OF_MEMORY, "mmap of " + std::to_string(size) + " bytes failed");
-}
-
-HostBuffer::Mapping::~Mapping()
-{
-    munmap(base, bytes);
-}
-
 HostBuffer::HostBuffer(uint64_t bytes, const HostDevice &owner, int node)
     : bytes_(bytes), mapping_(bytes), owner_(&owner)
 {
-    madvise(mapping_.base, mapping_.bytes, MADV_HUGEPAGE); // fewer TLB misses; a hint only
+    madvise(mapping_.base(), mapping_.bytes(), MADV_HUGEPAGE); // fewer TLB misses; a hint only
     // Bound before the first touch: no page is ever placed anywhere else.
-    if (node >= 0) bind_to_node(mapping_.base, mapping_.bytes, node);
+    if (node >= 0) bind_to_node(mapping_.base(), mapping_.bytes(), node);
 }
 
 void HostBuffer::upload(uint64_t offset, const void *src, uint64_t bytes)
@@ -410,9 +398,9 @@ void HostBuffer::download(uint64_t offset, void *dst, uint64_t bytes)
 void HostBuffer::export_handle(vrb_external_handle &handle)
 {
     handle.type = VRB_EXTERNAL_HOST_POINTER;
-    handle.handle = static_cast<int64_t>(reinterpret_cast<uintptr_t>(mapping_.base));
-    handle.bytes = mapping_.bytes;
-    handle.allocation_bytes = mapping_.bytes;
+    handle.handle = static_cast<int64_t>(reinterpret_cast<uintptr_t>(mapping_.base()));
+    handle.bytes = mapping_.bytes();
+    handle.allocation_bytes = mapping_.bytes();
     handle.memory_type_index = UINT32_MAX;
     plugin::copy_string(handle.api, "host");
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "numa_nodes.hpp"
+#include "page_mapping.hpp"
 #include "worker_pool.hpp"
 
 #include <vrambench/plugin.h>
@@ -19,7 +20,7 @@ namespace vrb::host {
 
 class HostDevice;
 
-// Anonymous memory, mapped for the buffer's life (whole pages), bound to a NUMA node's
+// Anonymous memory, mapped for the buffer's life (page_mapping.hpp), bound to a NUMA node's
 // memory when its device is one.
 class HostBuffer {
   public:
@@ -34,22 +35,13 @@ class HostBuffer {
     void download(uint64_t offset, void *dst, uint64_t bytes);
     void export_handle(vrb_external_handle &handle);
 
-    unsigned char *bytes_at(uint64_t offset) const { return static_cast<unsigned char *>(mapping_.base) + offset; }
+    unsigned char *bytes_at(uint64_t offset) const { return static_cast<unsigned char *>(mapping_.base()) + offset; }
     uint32_t *lanes(uint64_t offset) const { return reinterpret_cast<uint32_t *>(bytes_at(offset)); }
 
   private:
-    // Owns the pages: unmapped with the buffer, or when binding them fails in its constructor.
-    struct Mapping {
-        explicit Mapping(uint64_t bytes); // whole pages
-        ~Mapping();
-        Mapping(const Mapping &) = delete;
-        Mapping &operator=(const Mapping &) = delete;
-        void *base;
-        uint64_t bytes;
-    };
-
     uint64_t bytes_;
-    Mapping mapping_;
+    // Owns the pages: unmapped with the buffer, or when binding them fails in its constructor.
+    PageMapping mapping_;
     const HostDevice *owner_;
 };
 
