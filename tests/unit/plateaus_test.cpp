@@ -502,3 +502,37 @@ TEST(Plateaus, TheRecordedSweepsOfEveryMachineNameAnL3AndMemory)
         }
     }
 }
+TEST(Plateaus, APlateauThatBeganInsideAnEarlierLevelNoPlateauTookIsNamedForBoth)
+{
+    // Writes on a Zen 4 core: L1 and L2 at one speed to 2 MiB (two cores' L2), then the
+    // L3 and memory. No step tells L1 from L2, so the first plateau is both.
+    const auto caches = vrb::cache_reach(host_like(), 2);
+    const auto curve = staircase({230, 150, 26}, {2 << 20, 16 << 20}, 0.03);
+    auto p = vrb::find_plateaus(curve);
+    vrb::name_plateaus(p, caches, curve.back().x, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(names(p), (Names{"L1+L2", "L3", "memory"}));
+    // One that began past half of what the L1s hold says nothing of them (a GPU's sweep,
+    // whose smallest set outgrows every unit's L1): the L2 alone.
+    std::vector<vrb::CurvePoint> later;
+    for (const auto &q : curve)
+        if (q.x >= 64 << 10) later.push_back(q);
+    p = vrb::find_plateaus(later);
+    vrb::name_plateaus(p, caches, later.back().x, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(names(p), (Names{"L2", "L3", "memory"}));
+    // A level that took a plateau of its own is not named again.
+    const auto stepped = staircase({400, 230, 150, 26}, {64 << 10, 2 << 20, 16 << 20}, 0.03);
+    p = vrb::find_plateaus(stepped);
+    vrb::name_plateaus(p, caches, stepped.back().x, 4, vrb::CurveFigure::bandwidth);
+    EXPECT_EQ(names(p), (Names{"L1", "L2", "L3", "memory"}));
+}
+
+TEST(Plateaus, AZen3VmsWritesNameTheL1AndL2TogetherWhereTheirStepIsBelowTheNoise)
+{
+    // 179-192 GB/s to 64 KiB, 164-168 to 512 KiB: a step of 12 %, below the 15 % that
+    // makes two levels.
+    const Recorded set = load_recorded("epyc-zen3-vm-standard");
+    const auto p = named(set, curve_of(set, "write"));
+    EXPECT_EQ(names(p), (Names{"L1+L2", "L3", "memory"}));
+    ASSERT_FALSE(p.empty());
+    EXPECT_EQ(p[0].starts_at, 4096);
+}

@@ -106,6 +106,7 @@ std::vector<Plateau> find_plateaus(std::span<const CurvePoint> curve, double min
         p.first = s.first;
         p.last = s.last;
         p.level = std::exp(s.level);
+        p.starts_at = curve[s.first].x;
         p.ends_at = curve[s.last].x;
         if (k + 1 < segments.size()) {
             // Where the curve crosses halfway (in log) to the next level, interpolated
@@ -240,7 +241,14 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
             nearer_later = !improved_on(j) && !memory_like(j) && nearest(plateaus[j]).first == match &&
                            distance(plateaus[j], caches[match]) < best;
         if (nearer_later) continue;
-        p.name = fmt::format("L{}", caches[match].level);
+        // Earlier levels no plateau took, whose reach this one began inside: no step told
+        // them apart, so the plateau is theirs as much as the level its end names.
+        p.name.clear();
+        for (std::size_t c = next_cache; c < match; ++c)
+            if (p.starts_at > 0 && !caches[c].socket_wide &&
+                2 * p.starts_at <= static_cast<double>(caches[c].bytes * caches[c].most))
+                p.name += fmt::format("L{}+", caches[c].level);
+        p.name += fmt::format("L{}", caches[match].level);
         next_cache = match + 1;
         last_named = k;
     }

@@ -19,6 +19,7 @@ struct CurvePoint {
 struct Plateau {
     std::size_t first = 0, last = 0; // indices of the points it spans, inclusive
     double level = 0;                // geometric mean of its points' figures
+    double starts_at = 0;            // its first point's x; 0 where not known
     // Where it ends: the x at which the curve crosses halfway (geometrically) to the
     // next plateau's level; for the last plateau, its last point's x.
     double ends_at = 0;
@@ -70,8 +71,11 @@ enum class CurveFigure { unspecified, bandwidth, latency };
 // after one, neither counted as a level; each other but the last after the cache level
 // whose reach lies nearest its end, within a factor of 4 ("L1", "L2" ...), or "cache N"
 // when none does or when a later plateau (neither the last, nor overhead or a dip) whose
-// own nearest level that is ends nearer its reach. A socket-wide cache is matched by no
-// reach and counts for none of the sizes below.
+// own nearest level that is ends nearer its reach. A plateau named for a level that also
+// began inside an earlier level's reach no plateau took (starts_at at most half its reach)
+// is named for both, "L1+L2": the two serve those sizes at one speed (a Zen 4 core writes
+// to its L2 as fast as to its L1). A socket-wide cache is matched by no reach and counts
+// for none of the sizes below.
 //
 // The curve reached memory when it went past one instance of every cache by
 // `memory_factor`. Then, on a bandwidth curve the last plateau is "memory"; on a latency
