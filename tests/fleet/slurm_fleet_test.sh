@@ -14,6 +14,10 @@ for tool in munged mungekey slurmctld slurmd srun python3; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/setup installs slurm-wlm and munge)"; exit 1; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "FAIL: the Slurm daemons are started as root (SlurmUser=root); run the tests as root"; exit 1; }
+# slurmd (22.05) starts its cgroup plugin whatever the task plugin is, and stops without
+# a cgroup file system: a chroot that bound /sys without its submounts has none.
+[ -n "$(find /sys/fs/cgroup -mindepth 1 -maxdepth 1 -print -quit 2>/dev/null)" ] ||
+  { echo "FAIL: /sys/fs/cgroup is empty or missing, and slurmd cannot start without it (in a chroot, mount --rbind /sys)"; exit 1; }
 
 tmp=$(mktemp -d /tmp/vrambench-slurm.XXXXXX)
 chmod 700 "$tmp"

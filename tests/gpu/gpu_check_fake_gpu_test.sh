@@ -15,6 +15,12 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
     echo "an NVIDIA GPU is here: scripts/gpu-check would measure it"
     exit 77
 fi
+# What is checked is a CUDA module that finds no device; a build without the CUDA
+# toolkit has no module to run.
+if [[ ! -f $build/bin/vrambench-cuda.so ]]; then
+    echo "the cuda module is not built here (no CUDA toolkit at configure time): nothing to check"
+    exit 77
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin"
