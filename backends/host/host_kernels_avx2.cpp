@@ -54,41 +54,59 @@ inline __m256i held(const __m256i *p)
     return v;
 }
 
-// READ's walk: a range is cut into kStreams runs of equal length, walked side by side a
+// READ's walk: a range is cut into blocks of kStreams runs of kRunLanes each (the last,
+// shorter block into kStreams equal runs), and a block's runs are walked side by side, a
 // cache line of each at a time, each run into accumulators of its own. One sequential
 // stream a core is bound by the misses that core keeps in flight and by the prefetcher
-// restarting at every 4 KiB page; with four streams a Xeon core read 1.3 times as fast.
-// The sum and the XOR are the same in any order, so the answer is the one-stream answer.
+// restarting at every 4 KiB page: with four streams a Xeon core read 1.3 times as fast.
+// The runs stay within one block because four runs a quarter of the range apart (64 MiB
+// on a 512 MiB read by two cores) share their address bits below that and collide in
+// DRAM: on a Zen 4 VM those ran at 0.6-0.85 of one stream, where 256 KiB runs ran at
+// 0.8-1.0 of it (25 rounds each, alternated, two cores). The sum and the XOR are the same
+// in any order, so the answer is the one-stream answer.
 constexpr uint64_t kStreams = 4;
-constexpr uint64_t kLineLanes = 16; // one cache line, two vectors
+constexpr uint64_t kLineLanes = 16;             // one cache line, two vectors
+constexpr uint64_t kRunLanes = (256 << 10) / 4; // 256 KiB
 
-// Lanes in each of the kStreams runs; what is left after them is walked as one stream.
+// Lanes in each of the kStreams runs of a last block of n lanes; what is left after them
+// is walked as one stream.
 inline uint64_t run_lanes(uint64_t n)
 {
     return n / (kStreams * kLineLanes) * kLineLanes;
+}
+
+// The runs of each block, in order: run(first lane, lanes in each of its kStreams runs).
+template <typename Run> inline uint64_t for_each_block(uint64_t n, Run run)
+{
+    uint64_t at = 0;
+    for (; n - at >= kStreams * kRunLanes; at += kStreams * kRunLanes)
+        run(at, kRunLanes);
+    const uint64_t last = run_lanes(n - at);
+    run(at, last);
+    return at + kStreams * last; // lanes the blocks covered
 }
 
 uint64_t sum_avx2(const uint32_t *src, uint64_t n)
 {
     // One accumulator per run: no add waits on another run's.
     PairAccumulator a0, a1, a2, a3;
-    const uint64_t run = run_lanes(n);
-    const uint32_t *s0 = src, *s1 = src + run, *s2 = src + 2 * run, *s3 = src + 3 * run;
-    for (uint64_t i = 0; i < run; i += kLineLanes) {
-        const auto *p0 = reinterpret_cast<const __m256i *>(s0 + i);
-        const auto *p1 = reinterpret_cast<const __m256i *>(s1 + i);
-        const auto *p2 = reinterpret_cast<const __m256i *>(s2 + i);
-        const auto *p3 = reinterpret_cast<const __m256i *>(s3 + i);
-        a0.add(held(p0));
-        a1.add(held(p1));
-        a2.add(held(p2));
-        a3.add(held(p3));
-        a0.add(held(p0 + 1));
-        a1.add(held(p1 + 1));
-        a2.add(held(p2 + 1));
-        a3.add(held(p3 + 1));
-    }
-    uint64_t i = kStreams * run;
+    uint64_t i = for_each_block(n, [&](uint64_t at, uint64_t run) {
+        const uint32_t *s0 = src + at, *s1 = s0 + run, *s2 = s1 + run, *s3 = s2 + run;
+        for (uint64_t j = 0; j < run; j += kLineLanes) {
+            const auto *p0 = reinterpret_cast<const __m256i *>(s0 + j);
+            const auto *p1 = reinterpret_cast<const __m256i *>(s1 + j);
+            const auto *p2 = reinterpret_cast<const __m256i *>(s2 + j);
+            const auto *p3 = reinterpret_cast<const __m256i *>(s3 + j);
+            a0.add(held(p0));
+            a1.add(held(p1));
+            a2.add(held(p2));
+            a3.add(held(p3));
+            a0.add(held(p0 + 1));
+            a1.add(held(p1 + 1));
+            a2.add(held(p2 + 1));
+            a3.add(held(p3 + 1));
+        }
+    });
     for (; i + 8 <= n; i += 8)
         a0.add(held(reinterpret_cast<const __m256i *>(src + i)));
     return lane_sum_of(a0, a1, a2, a3) + sum_portable(src + i, n - i);
@@ -98,25 +116,28 @@ uint32_t fold_avx2(const uint32_t *src, uint64_t n, uint32_t passes)
 {
     // The accumulators live through every pass and are reduced once.
     __m256i x0 = _mm256_setzero_si256(), x1 = x0, x2 = x0, x3 = x0;
-    const uint64_t run = run_lanes(n), body = kStreams * run + (n - kStreams * run) / 8 * 8;
-    const uint32_t *s0 = src, *s1 = src + run, *s2 = src + 2 * run, *s3 = src + 3 * run;
+    uint64_t body = 0;
     for (uint32_t pass = 0; pass < passes; ++pass) {
-        for (uint64_t i = 0; i < run; i += kLineLanes) {
-            const auto *p0 = reinterpret_cast<const __m256i *>(s0 + i);
-            const auto *p1 = reinterpret_cast<const __m256i *>(s1 + i);
-            const auto *p2 = reinterpret_cast<const __m256i *>(s2 + i);
-            const auto *p3 = reinterpret_cast<const __m256i *>(s3 + i);
-            x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0));
-            x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1));
-            x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2));
-            x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3));
-            x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0 + 1));
-            x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1 + 1));
-            x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2 + 1));
-            x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3 + 1));
-        }
-        for (uint64_t i = kStreams * run; i < body; i += 8)
+        uint64_t i = for_each_block(n, [&](uint64_t at, uint64_t run) {
+            const uint32_t *s0 = src + at, *s1 = s0 + run, *s2 = s1 + run, *s3 = s2 + run;
+            for (uint64_t j = 0; j < run; j += kLineLanes) {
+                const auto *p0 = reinterpret_cast<const __m256i *>(s0 + j);
+                const auto *p1 = reinterpret_cast<const __m256i *>(s1 + j);
+                const auto *p2 = reinterpret_cast<const __m256i *>(s2 + j);
+                const auto *p3 = reinterpret_cast<const __m256i *>(s3 + j);
+                x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0));
+                x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1));
+                x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2));
+                x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3));
+                x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0 + 1));
+                x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1 + 1));
+                x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2 + 1));
+                x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3 + 1));
+            }
+        });
+        for (; i + 8 <= n; i += 8)
             x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i)));
+        body = i;
         between_passes();
     }
     const __m256i x = _mm256_xor_si256(_mm256_xor_si256(x0, x1), _mm256_xor_si256(x2, x3));

@@ -64,6 +64,19 @@ TEST_F(VectorKernels, SumAndFoldOverSideBySideRunsEqualThePortableOnesOnLongRang
         }
 }
 
+TEST_F(VectorKernels, SumAndFoldOverBlocksOfRunsEqualThePortableOnesPastWholeBlocks)
+{
+    // Past a block of four 256 KiB runs, READ walks block after block, then the rest as
+    // four shorter runs: lengths around one and two whole blocks meet every seam.
+    constexpr uint64_t block = 4 * (256 << 10) / 4;
+    const auto a = lanes_from(5, 2 * block + 4096);
+    for (uint64_t n :
+         {block - 1, block, block + 1, block + 4 * 16 * 3 + 5, 2 * block - 17, 2 * block, 2 * block + 4095}) {
+        ASSERT_EQ(kernels().sum(a.data() + 1, n), sum_portable(a.data() + 1, n)) << n;
+        ASSERT_EQ(kernels().fold(a.data() + 1, n, 2), fold_portable(a.data() + 1, n, 2)) << n;
+    }
+}
+
 TEST_F(VectorKernels, FoldMakesAsManyPassesAsItIsAsked)
 {
     // XOR over an even number of passes cancels and over an odd number leaves one pass's:
