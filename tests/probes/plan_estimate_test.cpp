@@ -277,3 +277,17 @@ TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfEachSpanAndGrowItP
     EXPECT_EQ(find(plan_all, "latency.chase").sizes["largest_footprint_bytes"].get<uint64_t>(), 256 * MiB);
     EXPECT_EQ(find(plan_all, "latency.chase").reason, "grow");
 }
+
+TEST(PlanEstimate, ACpusStridePlanCostsTheFirstTouchOfItsArrayAndAGpusDoesNot)
+{
+    // The Xeon VM's stride array spans 64 x its footprint (a page's stride); its page
+    // faults, not its reads, took the time on a CPU.
+    const auto cpu = vrb::plan_device(vrb::test::intel_two_vcpu_vm(), every_probe(), {});
+    const auto &stride = find(cpu, "pattern.stride");
+    const double span = stride.sizes["array_bytes"].get<double>();
+    EXPECT_GE(stride.seconds, span / (cpu.throughput.first_touch_gb_per_s * 1e9));
+    EXPECT_GT(cpu.throughput.first_touch_gb_per_s, 0);
+    const auto gpu = vrb::plan_device(vrb::test::describe(vrb::test::h200()), every_probe(), {});
+    EXPECT_EQ(gpu.throughput.first_touch_gb_per_s, 0);
+    EXPECT_LT(find(gpu, "pattern.stride").seconds, 5);
+}

@@ -15,6 +15,7 @@ Throughput assumed_throughput(const DeviceRecord &device)
     const bool cpu = device.info.type == VRB_DEVICE_CPU;
     if (!cpu) {
         t.seconds_per_run = 50e-6; // a launch or a dispatch and its wait
+        t.first_touch_gb_per_s = 0;
         t.cache_load_ns = 200;
         t.memory_load_ns = 700;
     }
@@ -31,6 +32,7 @@ Throughput assumed_throughput(const DeviceRecord &device)
 double estimate_seconds(const Cost &cost, const Throughput &t)
 {
     double seconds = cost.host_bytes / (t.host_gb_per_s * 1e9);
+    if (t.first_touch_gb_per_s > 0) seconds += cost.first_touch_bytes / (t.first_touch_gb_per_s * 1e9);
     for (const PlannedRuns &r : cost.runs) {
         const double one = r.bytes / (t.device_gb_per_s * 1e9) + r.cache_loads * t.cache_load_ns * 1e-9 +
                            r.memory_loads * t.memory_load_ns * 1e-9 + t.seconds_per_run;

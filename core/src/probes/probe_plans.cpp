@@ -152,6 +152,7 @@ ProbePlan plan_stride_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.size_rule = f.size_rule;
     p.sizes = {{"footprint_bytes", f.bytes}, {"array_bytes", span}, {"strides", strides}};
     p.cost.runs.push_back(fill(static_cast<double>(span)));
+    p.cost.first_touch_bytes = static_cast<double>(span);
     for (uint64_t stride : strides) {
         const uint64_t count = stride_count(f.bytes, stride, 4, span / 4);
         p.cost.runs.push_back(
