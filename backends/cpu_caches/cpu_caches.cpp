@@ -1,6 +1,7 @@
 #include "cpu_caches.hpp"
 
 #include "cpuid_caches.hpp"
+#include "cpuid_tlb.hpp"
 #include "measured_cache.hpp"
 
 #include <vrambench/plugin_support.hpp>
@@ -142,6 +143,8 @@ void describe_cpu_caches(vrb_device_info &info, const std::string &prefix)
 {
     const char *source = fill_caches(info);
     if (source) plugin::add_property(info, "cache_source", prefix + source);
+    if (const std::string tlbs = data_tlb_text(cpuid_data_tlbs()); !tlbs.empty())
+        plugin::add_property(info, VRB_PROPERTY_DATA_TLB, tlbs);
 }
 
 } // namespace vrb::cpu

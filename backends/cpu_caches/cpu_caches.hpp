@@ -14,7 +14,7 @@ namespace vrb::cpu {
 // Appends the CPU's caches to info.caches (sysfs first, exact and with sharing; where a
 // VM hides it, CPUID's deterministic cache parameters; glibc's package totals last) and
 // a "cache_source" property naming where they came from, after `prefix` (the property's
-// value holds 79 characters).
+// value holds 79 characters), and the data TLBs CPUID reports as VRB_PROPERTY_DATA_TLB.
 void describe_cpu_caches(vrb_device_info &info, const std::string &prefix = {});
 
 // The first line of a file such as a sysfs attribute; empty when it cannot be read.

@@ -317,6 +317,12 @@ Recorded load_recorded(const std::string &name)
     r.info.struct_size = sizeof r.info;
     r.info.known = VRB_KNOWN_COMPUTE_UNITS;
     r.info.compute_units = j.at("compute_units").get<uint32_t>();
+    // The data TLBs are not in the sets as published: README.md says where they come from.
+    if (j.contains("data_tlb")) {
+        vrb_property &tlb = r.info.properties[r.info.property_count++];
+        std::snprintf(tlb.key, sizeof tlb.key, "%s", VRB_PROPERTY_DATA_TLB);
+        std::snprintf(tlb.value, sizeof tlb.value, "%s", j.at("data_tlb").get<std::string>().c_str());
+    }
     for (const auto &c : j.at("caches")) {
         vrb_cache_info &out = r.info.caches[r.info.cache_count++];
         out.level = c.at("level").get<uint32_t>();
@@ -345,7 +351,8 @@ std::vector<vrb::Plateau> named(const Recorded &set, const Recorded::Curve &curv
     const bool chase = curve.figure == vrb::CurveFigure::latency;
     const auto caches = vrb::cache_reach(set.info, chase ? 1 : std::max<uint32_t>(set.info.compute_units, 1));
     auto plateaus = vrb::find_plateaus(curve.points);
-    vrb::name_plateaus(plateaus, caches, curve.reach > 0 ? curve.reach : curve.points.back().x, 4, curve.figure);
+    vrb::name_plateaus(plateaus, caches, curve.reach > 0 ? curve.reach : curve.points.back().x, 4, curve.figure, 2.5,
+                       false, vrb::tlb_reach(set.info));
     return plateaus;
 }
 
@@ -448,10 +455,12 @@ TEST(Plateaus, AWayDownToMemoryDoesNotTakeTheL3FromTheLevelBeforeIt)
 TEST(Plateaus, TheIntelVmsStandardChaseNamesL1L2AndL3ThenDramAndItsTlbSteps)
 {
     // Recorded before: L1, cache 2, L2, cache 4 (37 ns), cache 5 (135 ns), L3 (166 ns,
-    // DRAM), cache 7, memory (288 ns).
+    // DRAM), cache 7, memory (288 ns). The L2 is 4.35 ns to 362 KiB; past the L1 TLB's
+    // 384 KiB (96 x 4 KiB) it is 5.56 ns.
     const Recorded set = load_recorded("intel-xeon-vm-standard");
     const auto p = named(set, curve_of(set, "chase"));
-    EXPECT_EQ(names(p), (Names{"L1", "cache 2", "L2", "L3", "memory", "TLB reach 1", "TLB reach 2", "TLB reach 3"}));
+    EXPECT_EQ(names(p),
+              (Names{"L1", "L2", "L2 past L1 TLB", "L3", "memory", "TLB reach 1", "TLB reach 2", "TLB reach 3"}));
     ASSERT_EQ(p.size(), 8u);
     EXPECT_NEAR(p[3].level, 37, 2);
     EXPECT_EQ(p[3].reported_bytes, 480ull << 20);
@@ -535,4 +544,67 @@ TEST(Plateaus, AZen3VmsWritesNameTheL1AndL2TogetherWhereTheirStepIsBelowTheNoise
     EXPECT_EQ(names(p), (Names{"L1+L2", "L3", "memory"}));
     ASSERT_FALSE(p.empty());
     EXPECT_EQ(p[0].starts_at, 4096);
+}
+
+namespace {
+
+// A chase's plateaus from their levels (ns) and ends, named against host_like()'s caches
+// (L1 48 KiB, L2 1 MiB, L3 32 MiB) and these TLB reaches, past memory.
+Names chase_names(const std::vector<double> &levels, const std::vector<double> &ends,
+                  const std::vector<vrb::TlbReach> &tlbs, vrb::CurveFigure figure = vrb::CurveFigure::latency)
+{
+    std::vector<vrb::Plateau> p(levels.size());
+    for (std::size_t k = 0; k < p.size(); ++k)
+        p[k].level = levels[k], p[k].ends_at = ends[k];
+    vrb::name_plateaus(p, vrb::cache_reach(host_like(), 1), 128.0 * (1 << 20), 4, figure, 2.5, false, tlbs);
+    return names(p);
+}
+
+// A Zen 4's data TLBs at 4 KiB pages: 72 and 3072 entries.
+const std::vector<vrb::TlbReach> zen4_tlbs{{1, 72 << 12}, {2, 3072ull << 12}};
+
+} // namespace
+
+TEST(Plateaus, ALatencyStepAtATlbsReachInsideACacheLevelIsThatLevelPastTheTlbNotACache)
+{
+    // A Zen 4 VM's chase: its L2 at 4.1 ns to 256 KiB, 5.6 ns past the L1 TLB's 288 KiB.
+    const std::vector<double> levels{1.4, 4.1, 5.6, 15, 130}, ends{40 << 10, 352 << 10, 884 << 10, 6 << 20, 0};
+    EXPECT_EQ(chase_names(levels, ends, zen4_tlbs), (Names{"L1", "L2", "L2 past L1 TLB", "L3", "memory"}));
+    // Without the TLBs, the step ends nearer the L2's reach and takes its name.
+    EXPECT_EQ(chase_names(levels, ends, {}), (Names{"L1", "cache 2", "L2", "L3", "memory"}));
+}
+
+TEST(Plateaus, AStepNearACachesReachIsTheCachesEvenAtATlbsReach)
+{
+    // A TLB of 192 x 4 KiB reaches 768 KiB; the step at 1 MiB is the L2's end.
+    const std::vector<double> levels{1.4, 4.1, 7, 15, 130}, ends{40 << 10, 1 << 20, 3 << 20, 6 << 20, 0};
+    EXPECT_EQ(chase_names(levels, ends, {{1, 192 << 12}}), (Names{"L1", "L2", "cache 3", "L3", "memory"}));
+}
+
+TEST(Plateaus, AStepThatDoublesTheLatencyAtATlbsReachIsACacheMissNotATlbStep)
+{
+    const std::vector<double> levels{1.4, 4.1, 9, 15, 130}, ends{40 << 10, 352 << 10, 884 << 10, 6 << 20, 0};
+    EXPECT_EQ(chase_names(levels, ends, zen4_tlbs), (Names{"L1", "cache 2", "L2", "L3", "memory"}));
+}
+
+TEST(Plateaus, ABandwidthCurveNamesNoTlbSteps)
+{
+    const std::vector<double> levels{400, 280, 230, 60, 25}, ends{40 << 10, 352 << 10, 884 << 10, 6 << 20, 0};
+    for (const std::string &name : chase_names(levels, ends, zen4_tlbs, vrb::CurveFigure::bandwidth))
+        EXPECT_EQ(name.find("TLB"), std::string::npos) << name;
+}
+
+TEST(Plateaus, TheRecordedChasesOfTheXeonAndTheZen5NameTheirL2PastTheL1Tlb)
+{
+    // Both VMs' chases step inside the L2 where the L1 TLB's reach ends (96 x 4 KiB).
+    for (const char *name : {"intel-xeon-vm-standard", "epyc-zen5-vm-standard"}) {
+        const Recorded set = load_recorded(name);
+        const Names n = names(named(set, curve_of(set, "chase")));
+        const auto l2 = std::find(n.begin(), n.end(), "L2");
+        ASSERT_NE(l2, n.end()) << name;
+        ASSERT_NE(l2 + 1, n.end()) << name;
+        EXPECT_EQ(*(l2 + 1), "L2 past L1 TLB") << name;
+        EXPECT_EQ(std::count_if(n.begin(), n.end(), [](const std::string &s) { return s.starts_with("cache "); }), 0)
+            << name;
+    }
 }

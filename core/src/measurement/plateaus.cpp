@@ -150,7 +150,8 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
 }
 
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor, CurveFigure figure, double memory_side, bool settled)
+                   double memory_factor, CurveFigure figure, double memory_side, bool settled,
+                   std::span<const TlbReach> tlbs)
 {
     constexpr double clear_step = 1.15;
     auto improved_on = [&](std::size_t k) {
@@ -160,20 +161,28 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
                : figure == CurveFigure::latency ? next * clear_step < here
                                                 : false;
     };
-    // How far, in log, a plateau's end lies from the bytes a cache level can hold; a
-    // socket-wide level's reported bytes are no reach a curve ends near.
-    auto distance = [](const Plateau &p, const CacheReach &c) {
+    // How far, in log, plateau k's level ends from the bytes a cache level can hold; a
+    // socket-wide level's reported bytes are no reach a curve ends near. A level ends
+    // where the last of its TLB steps (below) ends.
+    std::vector<uint32_t> tlb_step(plateaus.size(), 0);
+    auto level_end = [&](std::size_t k) {
+        while (k + 1 < plateaus.size() && tlb_step[k + 1])
+            ++k;
+        return plateaus[k].ends_at;
+    };
+    auto distance = [&](std::size_t k, const CacheReach &c) {
         if (c.socket_wide) return std::numeric_limits<double>::infinity();
         const double low = static_cast<double>(c.bytes * c.fewest), high = static_cast<double>(c.bytes * c.most);
-        return p.ends_at < low ? std::log(low / p.ends_at) : p.ends_at > high ? std::log(p.ends_at / high) : 0.0;
+        const double end = level_end(k);
+        return end < low ? std::log(low / end) : end > high ? std::log(end / high) : 0.0;
     };
     std::size_t next_cache = 0; // levels are used in order, each once
-    // The level not yet used whose reach a plateau's end lies nearest, within a factor of
-    // 4, and how far; caches.size() when none lies that near.
-    auto nearest = [&](const Plateau &p) {
+    // The level not yet used whose reach plateau k's level ends nearest, within a factor
+    // of 4, and how far; caches.size() when none lies that near.
+    auto nearest = [&](std::size_t k) {
         std::pair<std::size_t, double> found{caches.size(), std::log(4.0) + 1e-9};
         for (std::size_t c = next_cache; c < caches.size(); ++c)
-            if (const double d = distance(p, caches[c]); d < found.second) found = {c, d};
+            if (const double d = distance(k, caches[c]); d < found.second) found = {c, d};
         return found;
     };
     double largest_cache = 0;
@@ -195,6 +204,30 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
                 --memory;
     }
 
+    // A latency step inside a cache level, where a data TLB's reach ends: past it most
+    // loads pay a translation (a second-level TLB lookup, or a page walk). It lies between
+    // one and 2.5 x the reach (a random chain's pages outgrow the TLB gradually), costs
+    // less than doubling the latency (a miss to the next cache costs more), and lies not
+    // within 1.5 x of any cache's reach (there the cache is the cause). Such a plateau is
+    // the level before it past that TLB, never a cache of its own. On a VM the hypervisor's
+    // 4 KiB pages set the reach even where the guest has huge pages: every page size's
+    // reach is tried.
+    if (figure == CurveFigure::latency)
+        for (std::size_t k = 1; k < memory; ++k) {
+            const double x = plateaus[k - 1].ends_at;
+            if (improved_on(k - 1) || plateaus[k].level >= 2 * plateaus[k - 1].level) continue;
+            const bool at_a_cache = std::any_of(caches.begin(), caches.end(), [&](const CacheReach &c) {
+                return !c.socket_wide && x * 1.5 >= static_cast<double>(c.bytes * c.fewest) &&
+                       x <= 1.5 * static_cast<double>(c.bytes * c.most);
+            });
+            if (at_a_cache) continue;
+            for (const TlbReach &t : tlbs)
+                if (x >= static_cast<double>(t.bytes) && x <= 2.5 * static_cast<double>(t.bytes)) {
+                    tlb_step[k] = t.level;
+                    break;
+                }
+        }
+
     std::size_t levels = 0;                   // plateaus that are memory levels, counted for "cache N"
     std::size_t last_named = plateaus.size(); // the plateau the last level was named for
     for (std::size_t k = 0; k < plateaus.size(); ++k) {
@@ -205,6 +238,7 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
             p.name = k == memory ? "memory" : fmt::format("TLB reach {}", k - memory);
             continue;
         }
+        if (tlb_step[k]) continue; // named after the level it steps from, once that is named
         if (k + 1 < plateaus.size() && improved_on(k)) {
             // A cost per run bounds only the smallest working sets, whose runs are the
             // shortest; past a level, a stretch the next one improves on is a dip: the
@@ -221,7 +255,7 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
                 p.name = fmt::format("past L{}", caches.back().level);
             break;
         }
-        const auto [match, best] = nearest(p);
+        const auto [match, best] = nearest(k);
         if (match == caches.size()) continue;
         // A level belongs to the plateau that ends nearest its reach: a short stretch on
         // the way out of one level (the last level's lines partly still there) must not
@@ -238,8 +272,8 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
         };
         bool nearer_later = false;
         for (std::size_t j = k + 1; j < memory && j + 1 < plateaus.size() && !nearer_later; ++j)
-            nearer_later = !improved_on(j) && !memory_like(j) && nearest(plateaus[j]).first == match &&
-                           distance(plateaus[j], caches[match]) < best;
+            nearer_later = !tlb_step[j] && !improved_on(j) && !memory_like(j) && nearest(j).first == match &&
+                           distance(j, caches[match]) < best;
         if (nearer_later) continue;
         // Earlier levels no plateau took, whose reach this one began inside: no step told
         // them apart, so the plateau is theirs as much as the level its end names.
@@ -256,15 +290,25 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
     // The deepest level took no plateau by its reach, and the curve reached memory: the
     // level the curve saw last before memory is it (a socket's L3 of which a VM's cores
     // see a slice, or an L3 whose latency the TLB's reach ends before its size does).
-    if (memory == plateaus.size() || caches.empty() || next_cache == caches.size()) return;
-    const std::size_t after = last_named == plateaus.size() ? 0 : last_named + 1;
-    for (std::size_t k = memory; k-- > after;) {
-        if (!plateaus[k].name.starts_with("cache ")) continue;
-        const CacheReach &deepest = caches.back();
-        plateaus[k].name = fmt::format("L{}", deepest.level);
-        if (deepest.socket_wide) plateaus[k].reported_bytes = deepest.bytes;
-        break;
+    if (memory != plateaus.size() && !caches.empty() && next_cache != caches.size()) {
+        const std::size_t after = last_named == plateaus.size() ? 0 : last_named + 1;
+        for (std::size_t k = memory; k-- > after;) {
+            if (!plateaus[k].name.starts_with("cache ")) continue;
+            const CacheReach &deepest = caches.back();
+            plateaus[k].name = fmt::format("L{}", deepest.level);
+            if (deepest.socket_wide) plateaus[k].reported_bytes = deepest.bytes;
+            break;
+        }
     }
+    // A TLB step keeps the name of the level it steps from: "L2 past L1 TLB".
+    for (std::size_t k = 1; k < plateaus.size(); ++k)
+        if (tlb_step[k]) {
+            std::size_t from = k;
+            while (tlb_step[from])
+                --from;
+            plateaus[k].name = fmt::format("{} past L{} TLB", plateaus[from].name, tlb_step[k]);
+            plateaus[k].reported_bytes = 0;
+        }
 }
 
 } // namespace vrb

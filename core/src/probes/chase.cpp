@@ -140,7 +140,7 @@ class ChaseProbe final : public Probe {
                         {"repetitions", plan.reps},
                         {"size_rule", plan.grow ? plan.size_rule + "; " + growth.text() : plan.size_rule}};
         r.byte_counting = "none: latency is the run's seconds / dependent loads (steps), in ns";
-        r = curve.finish(std::move(r), &caches, static_cast<double>(reach), growth.settled());
+        r = curve.finish(std::move(r), &caches, static_cast<double>(reach), growth.settled(), tlb_reach(info));
         if (plan.grow) r.extra["growth"] = growth.to_json();
         if (clock) {
             r.extra["core_clock_khz"] = info.core_clock_khz;

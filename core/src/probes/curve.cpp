@@ -156,7 +156,8 @@ void Curve::add(double x, const ProbeResult &point, nlohmann::json detail)
     details_.push_back(std::move(detail));
 }
 
-ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, double reach, bool settled) const
+ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, double reach, bool settled,
+                          std::span<const TlbReach> tlbs) const
 {
     nlohmann::json points = nlohmann::json::array();
     std::vector<CurvePoint> curve;
@@ -214,7 +215,11 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
         const CurveFigure figure = r.metric == "bandwidth" ? CurveFigure::bandwidth
                                    : r.metric == "latency" ? CurveFigure::latency
                                                            : CurveFigure::unspecified;
-        name_plateaus(found, *caches, reach > 0 ? reach : curve.empty() ? 0 : curve.back().x, 4, figure, 2.5, settled);
+        name_plateaus(found, *caches,
+                      reach > 0       ? reach
+                      : curve.empty() ? 0
+                                      : curve.back().x,
+                      4, figure, 2.5, settled, tlbs);
         for (const Plateau &p : found) {
             nlohmann::json j = {{"name", p.name},
                                 {"value", p.level},

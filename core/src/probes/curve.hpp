@@ -66,8 +66,9 @@ class Curve {
     // when every point passed. With `caches`, plateaus are found and named; the last
     // is memory when `reach` (the largest footprint; the largest x when 0) is past 4 x
     // the largest cache, or when the curve grew until its figure `settled` (growth.hpp).
+    // `tlbs`: the device's data TLB reaches, whose steps a latency curve names apart.
     ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches, double reach = 0,
-                       bool settled = false) const;
+                       bool settled = false, std::span<const TlbReach> tlbs = {}) const;
 
   private:
     std::string x_name_, x_unit_;

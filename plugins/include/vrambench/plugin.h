@@ -166,6 +166,13 @@ typedef struct vrb_heap_info {
  *       ids still comes first (docs/probes.md, "Sizes, caches and peaks").
  */
 #define VRB_PROPERTY_TRANSFERS_PER_CLOCK "memory_transfers_per_clock"
+/*
+ *   VRB_PROPERTY_DATA_TLB  the device's data TLBs, level by level: "L1 72x4K 72x2M; L2
+ *       3072x4K 3072x2M" (entries x page size, K, M or G). A latency curve's step at a
+ *       TLB's reach (entries x page) inside a cache level is named after the TLB, not
+ *       taken for a cache (docs/probes.md). The CPU modules read it from CPUID.
+ */
+#define VRB_PROPERTY_DATA_TLB "data_tlb"
 
 /* A backend-specific fact worth keeping (a limit, ECC state, subgroup size). */
 typedef struct vrb_property {

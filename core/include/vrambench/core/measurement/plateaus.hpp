@@ -2,6 +2,7 @@
 // working-set size that each cache level and device memory make, and where each ends.
 #pragma once
 
+#include <vrambench/core/measurement/tlb_reach.hpp>
 #include <vrambench/plugin.h>
 
 #include <cstdint>
@@ -23,7 +24,9 @@ struct Plateau {
     // Where it ends: the x at which the curve crosses halfway (geometrically) to the
     // next plateau's level; for the last plateau, its last point's x.
     double ends_at = 0;
-    std::string name; // "L1", "L2", ..., "memory", "TLB reach 1", ..., "overhead", "dip"; set by name_plateaus()
+    // "L1", "L2", ..., "L2 past L1 TLB", "memory", "TLB reach 1", ..., "overhead", "dip";
+    // set by name_plateaus()
+    std::string name;
     // The size the device reports for the level named, where the curve cannot see all of
     // it (a socket's L3 reported to a VM that runs on a few of its cores); 0 otherwise.
     uint64_t reported_bytes = 0;
@@ -92,8 +95,14 @@ enum class CurveFigure { unspecified, bandwidth, latency };
 // cache size said where memory starts; probes/growth.hpp). It reached memory by its own
 // figure, and its last plateau, where the figure settled, is "memory"; with no cache size
 // to tell a large cache's latency from DRAM's, no earlier plateau is taken for memory.
+//
+// `tlbs`: the data TLBs' reaches. On a latency curve short of memory, a plateau that
+// follows a step where one ends (1 to 2.5 x the reach, not within 1.5 x of a cache's
+// reach, less than twice the latency before it) is the level it stepped from past that
+// TLB, "L2 past L1 TLB": it takes no level and counts as none, and the level it steps
+// from ends, for matching a cache's reach, where the last such step ends.
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
                    double memory_factor = 4, CurveFigure figure = CurveFigure::unspecified, double memory_side = 2.5,
-                   bool settled = false);
+                   bool settled = false, std::span<const TlbReach> tlbs = {});
 
 } // namespace vrb
