@@ -86,26 +86,31 @@ template <typename Run> inline uint64_t for_each_block(uint64_t n, Run run)
     return at + kStreams * last; // lanes the blocks covered
 }
 
+// Each cache line of each block's kStreams runs, side by side: line(p0, p1, p2, p3), each
+// pointing at a line's two vectors; returns the lanes covered.
+template <typename Line> inline uint64_t for_each_line(const uint32_t *src, uint64_t n, Line line)
+{
+    return for_each_block(n, [&](uint64_t at, uint64_t run) {
+        const uint32_t *s0 = src + at, *s1 = s0 + run, *s2 = s1 + run, *s3 = s2 + run;
+        for (uint64_t j = 0; j < run; j += kLineLanes)
+            line(reinterpret_cast<const __m256i *>(s0 + j), reinterpret_cast<const __m256i *>(s1 + j),
+                 reinterpret_cast<const __m256i *>(s2 + j), reinterpret_cast<const __m256i *>(s3 + j));
+    });
+}
+
 uint64_t sum_avx2(const uint32_t *src, uint64_t n)
 {
     // One accumulator per run: no add waits on another run's.
     PairAccumulator a0, a1, a2, a3;
-    uint64_t i = for_each_block(n, [&](uint64_t at, uint64_t run) {
-        const uint32_t *s0 = src + at, *s1 = s0 + run, *s2 = s1 + run, *s3 = s2 + run;
-        for (uint64_t j = 0; j < run; j += kLineLanes) {
-            const auto *p0 = reinterpret_cast<const __m256i *>(s0 + j);
-            const auto *p1 = reinterpret_cast<const __m256i *>(s1 + j);
-            const auto *p2 = reinterpret_cast<const __m256i *>(s2 + j);
-            const auto *p3 = reinterpret_cast<const __m256i *>(s3 + j);
-            a0.add(held(p0));
-            a1.add(held(p1));
-            a2.add(held(p2));
-            a3.add(held(p3));
-            a0.add(held(p0 + 1));
-            a1.add(held(p1 + 1));
-            a2.add(held(p2 + 1));
-            a3.add(held(p3 + 1));
-        }
+    uint64_t i = for_each_line(src, n, [&](const __m256i *p0, const __m256i *p1, const __m256i *p2, const __m256i *p3) {
+        a0.add(held(p0));
+        a1.add(held(p1));
+        a2.add(held(p2));
+        a3.add(held(p3));
+        a0.add(held(p0 + 1));
+        a1.add(held(p1 + 1));
+        a2.add(held(p2 + 1));
+        a3.add(held(p3 + 1));
     });
     for (; i + 8 <= n; i += 8)
         a0.add(held(reinterpret_cast<const __m256i *>(src + i)));
@@ -118,13 +123,8 @@ uint32_t fold_avx2(const uint32_t *src, uint64_t n, uint32_t passes)
     __m256i x0 = _mm256_setzero_si256(), x1 = x0, x2 = x0, x3 = x0;
     uint64_t body = 0;
     for (uint32_t pass = 0; pass < passes; ++pass) {
-        uint64_t i = for_each_block(n, [&](uint64_t at, uint64_t run) {
-            const uint32_t *s0 = src + at, *s1 = s0 + run, *s2 = s1 + run, *s3 = s2 + run;
-            for (uint64_t j = 0; j < run; j += kLineLanes) {
-                const auto *p0 = reinterpret_cast<const __m256i *>(s0 + j);
-                const auto *p1 = reinterpret_cast<const __m256i *>(s1 + j);
-                const auto *p2 = reinterpret_cast<const __m256i *>(s2 + j);
-                const auto *p3 = reinterpret_cast<const __m256i *>(s3 + j);
+        uint64_t i =
+            for_each_line(src, n, [&](const __m256i *p0, const __m256i *p1, const __m256i *p2, const __m256i *p3) {
                 x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0));
                 x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1));
                 x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2));
@@ -133,8 +133,7 @@ uint32_t fold_avx2(const uint32_t *src, uint64_t n, uint32_t passes)
                 x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1 + 1));
                 x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2 + 1));
                 x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3 + 1));
-            }
-        });
+            });
         for (; i + 8 <= n; i += 8)
             x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i)));
         body = i;
