@@ -278,6 +278,18 @@ TEST(Plans, TakeTheChaseOfACardWithNoKnownCacheThroughOneLapOfEachSpanAndGrowItP
     EXPECT_EQ(find(plan_all, "latency.chase").reason, "grow");
 }
 
+TEST(PlanEstimate, ACpusTransferPlanCostsTheFirstTouchOfTheMostBuffersOneRouteTakesOfEachKind)
+{
+    // The host has one kind: both directions at once take four buffers of it, the one-way
+    // route two that the run's pool hands on, so four are first touched, not six; their
+    // page faults took longer than the timed copies on a 2-vCPU VM.
+    const auto cpu = vrb::plan_device(vrb::test::intel_two_vcpu_vm(), every_probe(), {});
+    const auto &transfer = find(cpu, "bandwidth.transfer");
+    const double largest = transfer.sizes["to_bytes"].get<double>();
+    EXPECT_DOUBLE_EQ(transfer.cost.first_touch_bytes, 4 * largest);
+    EXPECT_GE(transfer.seconds, 4 * largest / (cpu.throughput.first_touch_gb_per_s * 1e9));
+}
+
 TEST(PlanEstimate, ACpusStridePlanCostsTheFirstTouchOfItsArrayAndAGpusDoesNot)
 {
     // The Xeon VM's stride array spans 64 x its footprint (a page's stride); its page
