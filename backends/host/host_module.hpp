@@ -37,6 +37,8 @@ class HostBuffer {
 
     unsigned char *bytes_at(uint64_t offset) const { return static_cast<unsigned char *>(mapping_.base()) + offset; }
     uint32_t *lanes(uint64_t offset) const { return reinterpret_cast<uint32_t *>(bytes_at(offset)); }
+    // The whole pages it is mapped in: what the OS backs with 4 KiB or huge pages.
+    const PageMapping &mapping() const { return mapping_; }
 
   private:
     uint64_t bytes_;
