@@ -3,7 +3,6 @@
 #include "host_description.hpp"
 #include "host_kernels.hpp"
 #include "host_module.hpp"
-#include "page_size.hpp"
 
 #include <vrambench/external_handle.hpp>
 #include <vrambench/pattern.h>
@@ -254,8 +253,11 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
     return answer;
 }
 
-// The page size of the buffers `op` uses, the smallest where they differ (page_size.hpp).
-uint64_t operand_page_bytes(const vrb_operation &op)
+// Buffers made by every device of the module: a new one may be mapped where a freed one was.
+std::atomic<uint64_t> buffers_made{0};
+
+// The pages of the buffers `op` uses.
+std::vector<AddressRange> operand_pages(const vrb_operation &op)
 {
     std::vector<AddressRange> ranges;
     for (const vrb_operand *operand : {&op.dst, &op.src1, &op.src2, &op.dst2}) {
@@ -264,7 +266,7 @@ uint64_t operand_page_bytes(const vrb_operation &op)
         const auto begin = reinterpret_cast<uintptr_t>(m.base());
         ranges.push_back({begin, begin + m.bytes()});
     }
-    return page_bytes_of(ranges);
+    return ranges;
 }
 
 } // namespace
@@ -388,12 +390,13 @@ void HostDevice::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     out.first_mismatch = answer.first_mismatch;
     out.passes = passes;
     // After the timed runs: reading smaps walks page tables, which no run may pay for.
-    out.page_bytes = operand_page_bytes(op);
+    out.page_bytes = pages_.of(operand_pages(op), buffers_made.load(std::memory_order_relaxed));
 }
 
 HostBuffer::HostBuffer(uint64_t bytes, const HostDevice &owner, int node)
     : bytes_(bytes), mapping_(bytes), owner_(&owner)
 {
+    buffers_made.fetch_add(1, std::memory_order_relaxed);
     madvise(mapping_.base(), mapping_.bytes(), MADV_HUGEPAGE); // fewer TLB misses; a hint only
     // Bound before the first touch: no page is ever placed anywhere else.
     if (node >= 0) bind_to_node(mapping_.base(), mapping_.bytes(), node);

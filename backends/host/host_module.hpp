@@ -6,6 +6,7 @@
 
 #include "numa_nodes.hpp"
 #include "page_mapping.hpp"
+#include "page_size.hpp"
 #include "worker_pool.hpp"
 
 #include <vrambench/plugin.h>
@@ -97,6 +98,7 @@ class HostDevice {
     HostContext &ctx_;
     const NumaNode *node_; // NULL: the whole machine
     WorkerPool &pool_;
+    RecentPageBytes pages_; // of the last run's buffers
 };
 
 // The buffer behind an operand the adapter has already checked.

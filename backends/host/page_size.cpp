@@ -142,6 +142,27 @@ uint64_t huge_page_bytes()
     return bytes;
 }
 
+RecentPageBytes::RecentPageBytes(std::chrono::steady_clock::duration fresh_for, Reader read)
+    : fresh_for_(fresh_for), read_(std::move(read))
+{
+}
+
+uint64_t RecentPageBytes::of(std::span<const AddressRange> ranges, uint64_t generation)
+{
+    const auto now = std::chrono::steady_clock::now();
+    const bool same =
+        known_ && generation == generation_ &&
+        std::equal(ranges.begin(), ranges.end(), ranges_.begin(), ranges_.end(),
+                   [](const AddressRange &a, const AddressRange &b) { return a.begin == b.begin && a.end == b.end; });
+    if (same && now - read_at_ < fresh_for_) return page_bytes_;
+    page_bytes_ = read_(ranges);
+    ranges_.assign(ranges.begin(), ranges.end());
+    generation_ = generation;
+    read_at_ = now;
+    known_ = true;
+    return page_bytes_;
+}
+
 uint64_t page_bytes_of(std::span<const AddressRange> ranges)
 {
     if (ranges.empty()) return 0;

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -127,6 +128,34 @@ TEST(SmapsPageSize, StopsReadingAtTheFirstMappingPastEveryRange)
     EXPECT_EQ(lines_taken, 2 * 12 + 1);
     EXPECT_FALSE(pages.take("KernelPageSize:     4 kB"));
     EXPECT_EQ(pages.page_bytes(), huge);
+}
+
+TEST(RecentPageBytes, ReadsAgainOnlyForOtherBuffersAfterANewBufferOrOnceTheAnswerIsOld)
+{
+    int reads = 0;
+    uint64_t smaps_says = 4096;
+    const auto reader = [&](std::span<const AddressRange>) {
+        ++reads;
+        return smaps_says;
+    };
+    const std::vector<AddressRange> a{{0x7f0000000000, 0x7f0000800000}};
+    const std::vector<AddressRange> b{{0x7f0000000000, 0x7f0000800000}, {0x7f0001000000, 0x7f0001800000}};
+    RecentPageBytes recent(std::chrono::hours(1), reader);
+    EXPECT_EQ(recent.of(a, 0), 4096u);
+    smaps_says = huge;
+    EXPECT_EQ(recent.of(a, 0), 4096u) << "the same buffers, none made since, within the hour";
+    EXPECT_EQ(reads, 1);
+    EXPECT_EQ(recent.of(b, 0), huge) << "other buffers";
+    EXPECT_EQ(reads, 2);
+    smaps_says = 4096;
+    EXPECT_EQ(recent.of(b, 1), 4096u) << "a buffer was made since: it may lie where a freed one was";
+    EXPECT_EQ(reads, 3);
+
+    RecentPageBytes always(std::chrono::steady_clock::duration::zero(), reader);
+    always.of(a, 0);
+    smaps_says = huge;
+    EXPECT_EQ(always.of(a, 0), huge) << "an answer as old as its interval is read again";
+    EXPECT_EQ(reads, 5);
 }
 
 // The host module's table over its own classes, one device and its buffers.
