@@ -6,6 +6,7 @@
 
 #include "numa_nodes.hpp"
 #include "page_mapping.hpp"
+#include "page_size.hpp"
 #include "worker_pool.hpp"
 
 #include <vrambench/plugin.h>
@@ -37,6 +38,8 @@ class HostBuffer {
 
     unsigned char *bytes_at(uint64_t offset) const { return static_cast<unsigned char *>(mapping_.base()) + offset; }
     uint32_t *lanes(uint64_t offset) const { return reinterpret_cast<uint32_t *>(bytes_at(offset)); }
+    // The whole pages it is mapped in: what the OS backs with 4 KiB or huge pages.
+    const PageMapping &mapping() const { return mapping_; }
 
   private:
     uint64_t bytes_;
@@ -95,6 +98,7 @@ class HostDevice {
     HostContext &ctx_;
     const NumaNode *node_; // NULL: the whole machine
     WorkerPool &pool_;
+    RecentPageBytes pages_; // of the last run's buffers
 };
 
 // The buffer behind an operand the adapter has already checked.

@@ -12,11 +12,16 @@
 //   VRAMBENCH_MOCK_SETTLES    "0": past the cache the figure never settles: bandwidth
 //                             falls and latency rises as the fourth root of how far the
 //                             working set outgrew the cache (19 % a doubling)
+//   VRAMBENCH_MOCK_PAGE_BYTES the page size every run's output reports (default 0: not known)
+//   VRAMBENCH_MOCK_OUTPUT_1_6 "1": run() answers as a 1.6 module's would, its output's
+//                             struct_size ending before page_bytes, though the bytes there
+//                             still hold VRAMBENCH_MOCK_PAGE_BYTES
 #include "../../plugins/template/template_kernels.hpp"
 
 #include <vrambench/plugin_table.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +45,16 @@ uint64_t cache_bytes()
     const unsigned long long kib = std::strtoull(text, &end, 10);
     if (*end != '\0' || kib == 0) fail(VRB_ERROR_INVALID_ARGUMENT, "VRAMBENCH_MOCK_CACHE_KIB is not a positive number");
     return kib << 10;
+}
+
+uint64_t page_bytes()
+{
+    const char *text = std::getenv("VRAMBENCH_MOCK_PAGE_BYTES");
+    if (!text || !*text) return 0;
+    char *end = nullptr;
+    const unsigned long long bytes = std::strtoull(text, &end, 10);
+    if (*end != '\0') fail(VRB_ERROR_INVALID_ARGUMENT, "VRAMBENCH_MOCK_PAGE_BYTES is not a number");
+    return bytes;
 }
 
 bool settles()
@@ -134,6 +149,7 @@ class ModelDevice {
             s = modelled > 0 ? modelled : 1e-9;
         out.timer = VRB_TIMER_HOST_MONOTONIC;
         if (VRB_FITS(out, passes)) out.passes = passes;
+        if (VRB_FITS(out, page_bytes)) out.page_bytes = page_bytes();
     }
 
   private:
@@ -178,8 +194,26 @@ class ModelContext {
     std::unique_ptr<ModelDevice> open(uint32_t) { return std::make_unique<ModelDevice>(); }
 };
 
-const vrb_plugin_table table = vrb::plugin::make_table<ModelContext, ModelDevice, ModelBuffer>(
+const vrb_plugin_table made = vrb::plugin::make_table<ModelContext, ModelDevice, ModelBuffer>(
     {"cache-model", "one mock device whose run times follow a model of one cache and memory", "1.0"});
+
+// A 1.6 module fills an output that ends before page_bytes; what lies past its
+// struct_size is not its answer, whatever it holds.
+vrb_status run_answering_as_asked(vrb_device *dev, const vrb_operation *op, uint32_t repetitions, double *seconds,
+                                  vrb_op_output *out)
+{
+    const vrb_status status = made.run(dev, op, repetitions, seconds, out);
+    const char *older = std::getenv("VRAMBENCH_MOCK_OUTPUT_1_6");
+    if (status == VRB_OK && out && older && std::string(older) == "1")
+        out->struct_size = static_cast<uint32_t>(offsetof(vrb_op_output, page_bytes));
+    return status;
+}
+
+const vrb_plugin_table table = [] {
+    vrb_plugin_table t = made;
+    t.run = run_answering_as_asked;
+    return t;
+}();
 
 } // namespace
 

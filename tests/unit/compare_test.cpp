@@ -95,6 +95,22 @@ TEST(Compare, AFigureMeasuredWithOtherRepetitionsIsStillTheSameFigure)
     EXPECT_EQ(read->parameters["array_bytes"], 1073741824);
 }
 
+TEST(Compare, AFigureThatRecordsItsPageSizeLinesUpWithOneOfASetWrittenBeforePageSizes)
+{
+    // Which pages the OS gave a run explains a figure; it does not make it another one.
+    nlohmann::json other = fixture("node-b.json");
+    for (auto &r : other.at("results"))
+        r["parameters"]["page_bytes"] = 2097152;
+    const Comparison c =
+        vrb::compare_result_sets(fixture("node-a.json"), "node-a.json", other, "node-b.json", DeviceMatch::model);
+    const ComparedFigure *read = find(c, "cuda:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_FALSE(read->parameters.contains("page_bytes"));
+    const Comparison before = compare("node-a.json", "node-b.json", DeviceMatch::model);
+    EXPECT_EQ(c.figures.size(), before.figures.size());
+    EXPECT_EQ(c.only_in_other, before.only_in_other);
+}
+
 TEST(Compare, AFasterCardHasARatioAboveOneBeyondTheNoise)
 {
     const Comparison c = compare("node-a.json", "node-b.json", DeviceMatch::model);

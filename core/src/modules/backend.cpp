@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -300,6 +301,10 @@ Device::RunOutput Device::run(const vrb_operation &op, uint32_t repetitions)
     out.output.struct_size = sizeof out.output;
     const TimedRuns timed; // the card's sampler counts what it reads now as during the runs
     module_->check(module_->table().run(handle_, &op, repetitions, out.seconds.data(), &out.output), "run");
+    // A module of an older minor answers a shorter struct: a field past its struct_size
+    // is none of its answer, whatever the bytes there hold, and reads as unknown (0).
+    if (out.output.struct_size < offsetof(vrb_op_output, page_bytes) + sizeof out.output.page_bytes)
+        out.output.page_bytes = 0;
     return out;
 }
 

@@ -137,6 +137,16 @@ void mark_run_failed(ProbeResult &r, const Error &e)
     r.verification = {Verification::Status::unverified, "the operation did not complete"};
 }
 
+void PageSizes::add(uint64_t page_bytes)
+{
+    if (page_bytes > 0) smallest_ = smallest_ == 0 ? page_bytes : std::min(smallest_, page_bytes);
+}
+
+void PageSizes::record(ProbeResult &r) const
+{
+    if (smallest_ > 0) r.parameters["page_bytes"] = smallest_;
+}
+
 void set_latency(ProbeResult &r, const Timing &timing, uint64_t steps, const ProbeContext &ctx)
 {
     r.metric = "latency";

@@ -76,6 +76,20 @@ class Curve {
     std::vector<nlohmann::json> details_;
 };
 
+// The page size a module says a probe's buffers lay in (vrb_op_output.page_bytes): the
+// smallest over the runs that said one. Runs that said 0 (a module that does not know)
+// change nothing.
+class PageSizes {
+  public:
+    void add(uint64_t page_bytes);
+    uint64_t smallest() const { return smallest_; }
+    // Sets the parameter page_bytes where some run said one; otherwise leaves no parameter.
+    void record(ProbeResult &r) const;
+
+  private:
+    uint64_t smallest_ = 0;
+};
+
 // Fills a latency result: samples in ns per step from `steps` dependent loads per run.
 void set_latency(ProbeResult &r, const Timing &timing, uint64_t steps, const ProbeContext &ctx);
 

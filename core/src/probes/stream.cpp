@@ -86,6 +86,7 @@ class StreamProbe final : public Probe {
                     set_bandwidth(r, t.timing, traffic.total() * t.passes, ctx,
                                   traffic.total()); // each byte once a pass
                     r.parameters["passes"] = t.passes;
+                    if (t.timing.output.page_bytes) r.parameters["page_bytes"] = t.timing.output.page_bytes;
                     verify(r, kind_op, t.timing.output, *a, lanes, read_sum, dot_sum, op.seed);
                 } catch (const Error &e) {
                     r.status = ProbeResult::Status::failed;

@@ -30,6 +30,7 @@ ProbeResult measure_stream_point(const ProbeContext &ctx, std::string_view probe
         const uint64_t per_pass = bytes_moved(p.kind, p.element_bytes, count).total();
         set_bandwidth(r, t.timing, per_pass * t.passes, ctx, per_pass);
         r.parameters["passes"] = t.passes;
+        if (t.timing.output.page_bytes) r.parameters["page_bytes"] = t.timing.output.page_bytes;
         // What each compute unit's caches had to hold: all of it where every unit walked
         // the whole set (the module says so: a set below one wave of the device), else
         // the unit's share.

@@ -60,6 +60,7 @@ class SweepProbe final : public Probe {
             Curve curve("working_set_bytes", "bytes");
             CurveGrowth growth(plan.grow, plan.to, 4096);
             std::vector<uint64_t> sizes;
+            PageSizes pages;
             auto measure = [&](uint64_t x) {
                 const auto begun = std::chrono::steady_clock::now();
                 StreamPoint p;
@@ -72,8 +73,9 @@ class SweepProbe final : public Probe {
                 p.write_seed = sweep_seed_write + static_cast<uint32_t>(sizes.size());
                 const ProbeResult point = measure_stream_point(ctx, id(), p, pace);
                 nlohmann::json detail = {{"passes", point.parameters.value("passes", 1)}};
-                for (const char *key : {"every_unit_walks_the_whole_set", "per_unit_working_set_bytes"})
+                for (const char *key : {"every_unit_walks_the_whole_set", "per_unit_working_set_bytes", "page_bytes"})
                     if (point.parameters.contains(key)) detail[key] = point.parameters[key];
+                pages.add(point.parameters.value("page_bytes", uint64_t{0}));
                 curve.add(static_cast<double>(x), point, std::move(detail));
                 sizes.push_back(x);
                 growth.add(x, point.value,
@@ -108,6 +110,7 @@ class SweepProbe final : public Probe {
                             {"repetitions", plan.reps},
                             {"size_rule", plan.grow ? plan.size_rule + "; " + growth.text() : plan.size_rule},
                             {"size_reason", plan.reason}};
+            pages.record(r);
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made; the working set is every "
                                           "buffer byte the operation touches (a copy's source and destination)",
                                           counting_rule(op));

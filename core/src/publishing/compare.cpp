@@ -18,9 +18,11 @@ namespace {
 using nlohmann::json;
 
 // How a figure was measured, not what it is: two runs that differ only here measured
-// the same thing.
-constexpr std::array<const char *, 7> procedure_parameters{"repetitions", "warmups",     "passes",      "size_rule",
-                                                           "size_reason", "budget_rule", "budget_bytes"};
+// the same thing. page_bytes is what the OS gave that run (sets before it lack it, and
+// transparent huge pages come and go between runs of one machine): it explains a
+// difference, it does not make the figures two things.
+constexpr std::array<const char *, 8> procedure_parameters{"repetitions", "warmups",     "passes",       "size_rule",
+                                                           "size_reason", "budget_rule", "budget_bytes", "page_bytes"};
 // A curve's range: its points are matched one by one by their x instead.
 constexpr std::array<const char *, 6> curve_range_parameters{"from_bytes", "to_bytes", "points",
                                                              "ratio",      "strides",  "offsets"};

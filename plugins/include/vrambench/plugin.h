@@ -1,5 +1,5 @@
 /*
- * vrambench plugin ABI, version 1.5 (docs/plugin-abi.md lists the changes of each version).
+ * vrambench plugin ABI, version 1.7 (docs/plugin-abi.md lists the changes of each version).
  *
  * The stable C boundary between the vrambench core and a backend module
  * (vrambench-host, -vulkan, -cuda, -hip, -opencl, or a vendor's own).
@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 #define VRB_ABI_VERSION_MAJOR 1u
-#define VRB_ABI_VERSION_MINOR 6u
+#define VRB_ABI_VERSION_MINOR 7u
 #define VRB_MAKE_VERSION(major, minor) ((((uint32_t)(major)) << 16) | ((uint32_t)(minor)&0xffffu))
 #define VRB_VERSION_MAJOR(v) ((uint32_t)(v) >> 16)
 #define VRB_VERSION_MINOR(v) ((uint32_t)(v)&0xffffu)
@@ -332,6 +332,12 @@ typedef struct vrb_op_output {
     uint64_t first_mismatch; /* lane index, valid when mismatches > 0 */
     uint32_t passes;         /* passes each run made (vrb_operation.passes); 0: one */
     uint32_t flags;          /* vrb_output_flags: how the runs were made; 0: as asked (all a 1.5 module says) */
+    /* Since 1.7: the page size the OS backs the operation's buffers with, the smallest
+     * where they differ (4096; 2 MiB where every resident page of them is a transparent
+     * or hugetlbfs huge page); 0 when the module does not know (every module before 1.7,
+     * and GPU modules whose driver keeps it). It decides how much of a working set the
+     * TLB reaches (entries x page size). The core reads it only where struct_size holds it. */
+    uint64_t page_bytes;
 } vrb_op_output;
 
 /* Bits of vrb_op_output.flags. The word was reserved (left 0) before, so a module that
