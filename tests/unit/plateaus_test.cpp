@@ -608,3 +608,26 @@ TEST(Plateaus, TheRecordedChasesOfTheXeonAndTheZen5NameTheirL2PastTheL1Tlb)
             << name;
     }
 }
+
+TEST(Plateaus, AStepJustShortOfATlbsReachIsItsAndTheWayOutToTheNextLevelTakesNoLevel)
+{
+    // A Zen 4 VM's chase in a noisy minute: the L2 at 4.2 ns, past the 288 KiB L1 TLB
+    // (the step at 204 KiB, the program's pages taking entries too) 5.2 ns, then on its
+    // way out to the L3 12 ns: a second step the same TLB does not explain.
+    const std::vector<double> levels{1.4, 4.2, 5.2, 12, 16, 130},
+        ends{26 << 10, 204 << 10, 590 << 10, 1218 << 10, 3 << 20, 0};
+    const Names n = chase_names(levels, ends, zen4_tlbs);
+    EXPECT_EQ(n[1], "L2");
+    EXPECT_EQ(n[2], "L2 past L1 TLB");
+    EXPECT_EQ(std::count_if(n.begin(), n.end(), [](const std::string &s) { return s.find("TLB") != s.npos; }), 1)
+        << testing::PrintToString(n);
+}
+
+TEST(Plateaus, OneTlbsReachExplainsOneStepNotTwo)
+{
+    // Two steps within reach of the 288 KiB L1 TLB: only the first is its.
+    const Names n =
+        chase_names({1.4, 4.2, 5.2, 7, 16, 130}, {26 << 10, 204 << 10, 400 << 10, 700 << 10, 3 << 20, 0}, zen4_tlbs);
+    EXPECT_EQ(std::count_if(n.begin(), n.end(), [](const std::string &s) { return s.find("TLB") != s.npos; }), 1)
+        << testing::PrintToString(n);
+}

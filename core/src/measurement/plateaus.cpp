@@ -206,12 +206,14 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
 
     // A latency step inside a cache level, where a data TLB's reach ends: past it most
     // loads pay a translation (a second-level TLB lookup, or a page walk). It lies between
-    // one and 2.5 x the reach (a random chain's pages outgrow the TLB gradually), costs
-    // less than doubling the latency (a miss to the next cache costs more), and lies not
-    // within 1.5 x of any cache's reach (there the cache is the cause). Such a plateau is
-    // the level before it past that TLB, never a cache of its own. On a VM the hypervisor's
-    // 4 KiB pages set the reach even where the guest has huge pages: every page size's
-    // reach is tried.
+    // 1/1.5 and 2.5 x the reach (a random chain's pages outgrow the TLB gradually, and the
+    // program's own pages take entries too), costs less than doubling the latency (a miss
+    // to the next cache costs more), and lies not within 1.5 x of any cache's reach (there
+    // the cache is the cause). Each reach ends one step, the first past it. Such a plateau
+    // is the level before it past that TLB, never a cache of its own. On a VM the
+    // hypervisor's 4 KiB pages set the reach even where the guest has huge pages: every
+    // page size's reach is tried.
+    std::vector<bool> reach_used(tlbs.size(), false);
     if (figure == CurveFigure::latency)
         for (std::size_t k = 1; k < memory; ++k) {
             const double x = plateaus[k - 1].ends_at;
@@ -221,11 +223,13 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
                        x <= 1.5 * static_cast<double>(c.bytes * c.most);
             });
             if (at_a_cache) continue;
-            for (const TlbReach &t : tlbs)
-                if (x >= static_cast<double>(t.bytes) && x <= 2.5 * static_cast<double>(t.bytes)) {
-                    tlb_step[k] = t.level;
-                    break;
-                }
+            for (std::size_t t = 0; t < tlbs.size(); ++t) {
+                const auto reach = static_cast<double>(tlbs[t].bytes);
+                if (reach_used[t] || x * 1.5 < reach || x > 2.5 * reach) continue;
+                tlb_step[k] = tlbs[t].level;
+                reach_used[t] = true;
+                break;
+            }
         }
 
     std::size_t levels = 0;                   // plateaus that are memory levels, counted for "cache N"
@@ -270,10 +274,17 @@ void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> c
             const double to_memory = std::abs(std::log(plateaus[j].level / plateaus[memory].level));
             return to_memory < std::log(1.5) && to_memory < std::abs(std::log(plateaus[j].level / p.level));
         };
+        // Likewise a plateau on the way out to the next, within half again of its level and
+        // nearer it than p's, is that next level partly reached (a random chain at most of a
+        // cache's size already misses it often): it takes no level from p either.
+        auto way_out = [&](std::size_t j) {
+            const double to_next = std::abs(std::log(plateaus[j].level / plateaus[j + 1].level));
+            return to_next < std::log(1.5) && to_next < std::abs(std::log(plateaus[j].level / p.level));
+        };
         bool nearer_later = false;
         for (std::size_t j = k + 1; j < memory && j + 1 < plateaus.size() && !nearer_later; ++j)
-            nearer_later = !tlb_step[j] && !improved_on(j) && !memory_like(j) && nearest(j).first == match &&
-                           distance(j, caches[match]) < best;
+            nearer_later = !tlb_step[j] && !improved_on(j) && !memory_like(j) && !way_out(j) &&
+                           nearest(j).first == match && distance(j, caches[match]) < best;
         if (nearer_later) continue;
         // Earlier levels no plateau took, whose reach this one began inside: no step told
         // them apart, so the plateau is theirs as much as the level its end names.

@@ -73,7 +73,8 @@ enum class CurveFigure { unspecified, bandwidth, latency };
 // which way is better), "overhead" before any plateau was named a level and "dip"
 // after one, neither counted as a level; each other but the last after the cache level
 // whose reach lies nearest its end, within a factor of 4 ("L1", "L2" ...), or "cache N"
-// when none does or when a later plateau (neither the last, nor overhead or a dip) whose
+// when none does or when a later plateau (neither the last, nor overhead or a dip, nor
+// one on the way out to the next plateau: within 1.5 x of its level and nearer it) whose
 // own nearest level that is ends nearer its reach. A plateau named for a level that also
 // began inside an earlier level's reach no plateau took (starts_at at most half its reach)
 // is named for both, "L1+L2": the two serve those sizes at one speed (a Zen 4 core writes
@@ -97,10 +98,10 @@ enum class CurveFigure { unspecified, bandwidth, latency };
 // to tell a large cache's latency from DRAM's, no earlier plateau is taken for memory.
 //
 // `tlbs`: the data TLBs' reaches. On a latency curve short of memory, a plateau that
-// follows a step where one ends (1 to 2.5 x the reach, not within 1.5 x of a cache's
-// reach, less than twice the latency before it) is the level it stepped from past that
-// TLB, "L2 past L1 TLB": it takes no level and counts as none, and the level it steps
-// from ends, for matching a cache's reach, where the last such step ends.
+// follows a step where one ends (1/1.5 to 2.5 x the reach, not within 1.5 x of a cache's
+// reach, less than twice the latency before it; each reach ends one step) is the level it
+// stepped from past that TLB, "L2 past L1 TLB": it takes no level and counts as none, and
+// the level it steps from ends, for matching a cache's reach, where the last such step ends.
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
                    double memory_factor = 4, CurveFigure figure = CurveFigure::unspecified, double memory_side = 2.5,
                    bool settled = false, std::span<const TlbReach> tlbs = {});
