@@ -52,7 +52,8 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
     const auto *a = op.src1.buffer ? host_buffer(op.src1.buffer).lanes(op.src1.offset) : nullptr;
     const auto *b = op.src2.buffer ? host_buffer(op.src2.buffer).lanes(op.src2.offset) : nullptr;
     const uint64_t lanes = op.count * lanes_per_element;
-    // Non-temporal stores pay off once the destination no longer fits in the caches.
+    // Non-temporal stores pay off once the destination no longer fits in the caches, and
+    // a read walks several streams a core once its array is past them.
     const bool streaming = lanes * 4 >= last_level_cache / 2 && lanes * 4 >= (8u << 20);
     // Each worker's answer is kept in a register through its passes and stored here once:
     // neighbouring slots share a cache line, and a store per pass would bounce that line
@@ -82,8 +83,8 @@ Answer execute(WorkerPool &pool, uint64_t last_level_cache, const vrb_operation 
             // The sweep's operations make every pass in one call (Kernels says why). READ
             // folds all passes but the last, which sums (Kernels::fold says why).
             case VRB_OP_READ:
-                if (passes > 1) fold = k.fold(a + r.begin, m, passes - 1);
-                sum = k.sum(a + r.begin, m);
+                if (passes > 1) fold = k.fold(a + r.begin, m, passes - 1, streaming);
+                sum = k.sum(a + r.begin, m, streaming);
                 break;
             case VRB_OP_WRITE: k.random(dst + r.begin, r.begin, *block, m, streaming, passes); break;
             case VRB_OP_COPY: k.copy(dst + r.begin, a + r.begin, m, streaming, passes); break;

@@ -12,7 +12,7 @@ RandomBlock::RandomBlock(uint32_t seed)
         lanes[j] = vrb_pattern_block_lane(j % VRB_PATTERN_BLOCK_LANES, seed);
 }
 
-uint32_t fold_portable(const uint32_t *src, uint64_t n, uint32_t passes)
+uint32_t fold_portable(const uint32_t *src, uint64_t n, uint32_t passes, bool)
 {
     uint32_t x = 0;
     for (uint32_t p = 0; p < passes; ++p) {
@@ -23,7 +23,7 @@ uint32_t fold_portable(const uint32_t *src, uint64_t n, uint32_t passes)
     return x;
 }
 
-uint64_t sum_portable(const uint32_t *src, uint64_t n)
+uint64_t sum_portable(const uint32_t *src, uint64_t n, bool)
 {
     PairSums s;
     uint64_t i = 0;

@@ -32,12 +32,14 @@ inline uint64_t lane_sum(PairSums s)
 // sweep's smallest share is a few hundred vectors per worker, where a call, its setup and
 // its reduction per pass cost as much as the pass. Every pass loads and stores again.
 struct Kernels {
-    uint64_t (*sum)(const uint32_t *src, uint64_t lanes);
+    // `past_caches`: the operation's arrays lie past the last-level cache, where a core's
+    // misses in flight bound one stream; READ then walks several a core (host_kernels_avx2.cpp).
+    uint64_t (*sum)(const uint32_t *src, uint64_t lanes, bool past_caches);
     // Every lane loaded and XORed together, `passes` times over: the cheapest use of
     // loaded data a compiler cannot drop. READ's passes before its last sum (docs/probes.md):
     // the exact sum costs three vector operations per load, more than a core's ALUs can
     // pair with its load ports in L1.
-    uint32_t (*fold)(const uint32_t *src, uint64_t lanes, uint32_t passes);
+    uint32_t (*fold)(const uint32_t *src, uint64_t lanes, uint32_t passes, bool past_caches);
     uint64_t (*dot)(const uint32_t *a, const uint32_t *b, uint64_t lanes);
     // Stores: streaming = non-temporal (bypass the caches) for arrays past the caches.
     void (*copy)(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming, uint32_t passes);
@@ -56,8 +58,8 @@ const Kernels &portable_kernels();
 const Kernels &avx2_kernels(); // only on x86-64 CPUs with AVX2
 
 // The portable kernels, also used for the ends of ranges the vector code leaves.
-uint64_t sum_portable(const uint32_t *src, uint64_t lanes);
-uint32_t fold_portable(const uint32_t *src, uint64_t lanes, uint32_t passes);
+uint64_t sum_portable(const uint32_t *src, uint64_t lanes, bool past_caches = false);
+uint32_t fold_portable(const uint32_t *src, uint64_t lanes, uint32_t passes, bool past_caches = false);
 uint64_t dot_portable(const uint32_t *a, const uint32_t *b, uint64_t lanes);
 void copy_portable(uint32_t *dst, const uint32_t *src, uint64_t lanes, bool streaming, uint32_t passes);
 void scale_portable(uint32_t *dst, const uint32_t *src, uint32_t s, uint64_t lanes, bool streaming);

@@ -62,8 +62,11 @@ inline __m256i held(const __m256i *p)
 // The runs stay within one block because four runs a quarter of the range apart (64 MiB
 // on a 512 MiB read by two cores) share their address bits below that and collide in
 // DRAM: on a Zen 4 VM those ran at 0.6-0.85 of one stream, where 256 KiB runs ran at
-// 0.8-1.0 of it (25 rounds each, alternated, two cores). The sum and the XOR are the same
-// in any order, so the answer is the one-stream answer.
+// 0.8-1.0 of it (25 rounds each, alternated, two cores). Only past the caches: within
+// them a core's misses are short and its prefetcher serves one stream best (the Zen 4
+// VM's 8 MiB sweep point read at 173 GB/s in one stream, 152 in blocks, 8 rounds
+// alternated). The sum and the XOR are the same in any order, so the answer is the
+// one-stream answer.
 constexpr uint64_t kStreams = 4;
 constexpr uint64_t kLineLanes = 16;             // one cache line, two vectors
 constexpr uint64_t kRunLanes = (256 << 10) / 4; // 256 KiB
@@ -86,10 +89,19 @@ template <typename Run> inline uint64_t for_each_block(uint64_t n, Run run)
     return at + kStreams * last; // lanes the blocks covered
 }
 
-// Each cache line of each block's kStreams runs, side by side: line(p0, p1, p2, p3), each
-// pointing at a line's two vectors; returns the lanes covered.
-template <typename Line> inline uint64_t for_each_line(const uint32_t *src, uint64_t n, Line line)
+// Four cache lines at a time, line(p0, p1, p2, p3), each pointing at a line's two vectors:
+// past the caches a line of each of a block's kStreams runs, side by side; within them
+// four lines in a row, one stream. Returns the lanes covered.
+template <typename Line> inline uint64_t for_each_line(const uint32_t *src, uint64_t n, bool past_caches, Line line)
 {
+    if (!past_caches) {
+        uint64_t i = 0;
+        for (; n - i >= kStreams * kLineLanes; i += kStreams * kLineLanes) {
+            const auto *p = reinterpret_cast<const __m256i *>(src + i);
+            line(p, p + 2, p + 4, p + 6);
+        }
+        return i;
+    }
     return for_each_block(n, [&](uint64_t at, uint64_t run) {
         const uint32_t *s0 = src + at, *s1 = s0 + run, *s2 = s1 + run, *s3 = s2 + run;
         for (uint64_t j = 0; j < run; j += kLineLanes)
@@ -98,42 +110,43 @@ template <typename Line> inline uint64_t for_each_line(const uint32_t *src, uint
     });
 }
 
-uint64_t sum_avx2(const uint32_t *src, uint64_t n)
+uint64_t sum_avx2(const uint32_t *src, uint64_t n, bool past_caches)
 {
     // One accumulator per run: no add waits on another run's.
     PairAccumulator a0, a1, a2, a3;
-    uint64_t i = for_each_line(src, n, [&](const __m256i *p0, const __m256i *p1, const __m256i *p2, const __m256i *p3) {
-        a0.add(held(p0));
-        a1.add(held(p1));
-        a2.add(held(p2));
-        a3.add(held(p3));
-        a0.add(held(p0 + 1));
-        a1.add(held(p1 + 1));
-        a2.add(held(p2 + 1));
-        a3.add(held(p3 + 1));
-    });
+    uint64_t i = for_each_line(src, n, past_caches,
+                               [&](const __m256i *p0, const __m256i *p1, const __m256i *p2, const __m256i *p3) {
+                                   a0.add(held(p0));
+                                   a1.add(held(p1));
+                                   a2.add(held(p2));
+                                   a3.add(held(p3));
+                                   a0.add(held(p0 + 1));
+                                   a1.add(held(p1 + 1));
+                                   a2.add(held(p2 + 1));
+                                   a3.add(held(p3 + 1));
+                               });
     for (; i + 8 <= n; i += 8)
         a0.add(held(reinterpret_cast<const __m256i *>(src + i)));
     return lane_sum_of(a0, a1, a2, a3) + sum_portable(src + i, n - i);
 }
 
-uint32_t fold_avx2(const uint32_t *src, uint64_t n, uint32_t passes)
+uint32_t fold_avx2(const uint32_t *src, uint64_t n, uint32_t passes, bool past_caches)
 {
     // The accumulators live through every pass and are reduced once.
     __m256i x0 = _mm256_setzero_si256(), x1 = x0, x2 = x0, x3 = x0;
     uint64_t body = 0;
     for (uint32_t pass = 0; pass < passes; ++pass) {
-        uint64_t i =
-            for_each_line(src, n, [&](const __m256i *p0, const __m256i *p1, const __m256i *p2, const __m256i *p3) {
-                x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0));
-                x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1));
-                x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2));
-                x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3));
-                x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0 + 1));
-                x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1 + 1));
-                x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2 + 1));
-                x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3 + 1));
-            });
+        uint64_t i = for_each_line(src, n, past_caches,
+                                   [&](const __m256i *p0, const __m256i *p1, const __m256i *p2, const __m256i *p3) {
+                                       x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0));
+                                       x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1));
+                                       x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2));
+                                       x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3));
+                                       x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(p0 + 1));
+                                       x1 = _mm256_xor_si256(x1, _mm256_loadu_si256(p1 + 1));
+                                       x2 = _mm256_xor_si256(x2, _mm256_loadu_si256(p2 + 1));
+                                       x3 = _mm256_xor_si256(x3, _mm256_loadu_si256(p3 + 1));
+                                   });
         for (; i + 8 <= n; i += 8)
             x0 = _mm256_xor_si256(x0, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(src + i)));
         body = i;

@@ -39,10 +39,14 @@ TEST_F(VectorKernels, SumFoldAndDotEqualThePortableOnesAtEveryLengthAndOffset)
     const auto a = lanes_from(1, most_lanes + 8), b = lanes_from(2, most_lanes + 8);
     for (uint64_t offset = 0; offset < 8; ++offset)
         for (uint64_t n = 0; n <= most_lanes; ++n) {
-            ASSERT_EQ(kernels().sum(a.data() + offset, n), sum_portable(a.data() + offset, n)) << n << " " << offset;
-            for (uint32_t passes : {1u, 2u, 3u})
-                ASSERT_EQ(kernels().fold(a.data() + offset, n, passes), fold_portable(a.data() + offset, n, passes))
-                    << n << " " << offset << " " << passes;
+            for (bool past_caches : {false, true}) {
+                ASSERT_EQ(kernels().sum(a.data() + offset, n, past_caches), sum_portable(a.data() + offset, n))
+                    << n << " " << offset << " " << past_caches;
+                for (uint32_t passes : {1u, 2u, 3u})
+                    ASSERT_EQ(kernels().fold(a.data() + offset, n, passes, past_caches),
+                              fold_portable(a.data() + offset, n, passes))
+                        << n << " " << offset << " " << passes << " " << past_caches;
+            }
             ASSERT_EQ(kernels().dot(a.data() + offset, b.data() + offset, n),
                       dot_portable(a.data() + offset, b.data() + offset, n))
                 << n << " " << offset;
@@ -51,17 +55,21 @@ TEST_F(VectorKernels, SumFoldAndDotEqualThePortableOnesAtEveryLengthAndOffset)
 
 TEST_F(VectorKernels, SumAndFoldOverSideBySideRunsEqualThePortableOnesOnLongRanges)
 {
-    // READ walks a range as four runs side by side: lengths around whole multiples of the
-    // four runs' cache lines, and past them, so each run's end and the remainder are met.
+    // READ walks a range past the caches as four runs side by side, within them as four
+    // lines in a row: lengths around whole multiples of the four runs' cache lines, and
+    // past them, so each run's end and the remainder are met.
     const uint64_t longest = 4 * 16 * 40 + 100;
     const auto a = lanes_from(3, longest + 8);
-    for (uint64_t offset : {0u, 3u})
-        for (uint64_t n = 4 * 16 * 30; n <= longest; n += 7) {
-            ASSERT_EQ(kernels().sum(a.data() + offset, n), sum_portable(a.data() + offset, n)) << n << " " << offset;
-            for (uint32_t passes : {1u, 3u})
-                ASSERT_EQ(kernels().fold(a.data() + offset, n, passes), fold_portable(a.data() + offset, n, passes))
-                    << n << " " << offset << " " << passes;
-        }
+    for (bool past_caches : {false, true})
+        for (uint64_t offset : {0u, 3u})
+            for (uint64_t n = 4 * 16 * 30; n <= longest; n += 7) {
+                ASSERT_EQ(kernels().sum(a.data() + offset, n, past_caches), sum_portable(a.data() + offset, n))
+                    << n << " " << offset << " " << past_caches;
+                for (uint32_t passes : {1u, 3u})
+                    ASSERT_EQ(kernels().fold(a.data() + offset, n, passes, past_caches),
+                              fold_portable(a.data() + offset, n, passes))
+                        << n << " " << offset << " " << passes << " " << past_caches;
+            }
 }
 
 TEST_F(VectorKernels, SumAndFoldOverBlocksOfRunsEqualThePortableOnesPastWholeBlocks)
@@ -72,8 +80,10 @@ TEST_F(VectorKernels, SumAndFoldOverBlocksOfRunsEqualThePortableOnesPastWholeBlo
     const auto a = lanes_from(5, 2 * block + 4096);
     for (uint64_t n :
          {block - 1, block, block + 1, block + 4 * 16 * 3 + 5, 2 * block - 17, 2 * block, 2 * block + 4095}) {
-        ASSERT_EQ(kernels().sum(a.data() + 1, n), sum_portable(a.data() + 1, n)) << n;
-        ASSERT_EQ(kernels().fold(a.data() + 1, n, 2), fold_portable(a.data() + 1, n, 2)) << n;
+        for (bool past_caches : {false, true}) {
+            ASSERT_EQ(kernels().sum(a.data() + 1, n, past_caches), sum_portable(a.data() + 1, n)) << n;
+            ASSERT_EQ(kernels().fold(a.data() + 1, n, 2, past_caches), fold_portable(a.data() + 1, n, 2)) << n;
+        }
     }
 }
 
@@ -83,10 +93,12 @@ TEST_F(VectorKernels, FoldMakesAsManyPassesAsItIsAsked)
     // a fold that made one pass whatever it was asked would answer that pass's for both.
     const auto a = lanes_from(5, most_lanes);
     for (const Kernels *k : {&kernels(), &portable_kernels()}) {
-        const uint32_t once = k->fold(a.data(), most_lanes, 1);
-        ASSERT_NE(once, 0u);
-        EXPECT_EQ(k->fold(a.data(), most_lanes, 2), 0u) << k->name;
-        EXPECT_EQ(k->fold(a.data(), most_lanes, 5), once) << k->name;
+        for (bool past_caches : {false, true}) {
+            const uint32_t once = k->fold(a.data(), most_lanes, 1, past_caches);
+            ASSERT_NE(once, 0u);
+            EXPECT_EQ(k->fold(a.data(), most_lanes, 2, past_caches), 0u) << k->name;
+            EXPECT_EQ(k->fold(a.data(), most_lanes, 5, past_caches), once) << k->name;
+        }
     }
 }
 
