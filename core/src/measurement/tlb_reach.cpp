@@ -1,7 +1,10 @@
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/measurement/tlb_reach.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace vrb {
@@ -43,13 +46,19 @@ std::vector<TlbReach> parse_data_tlb(std::string_view text)
         if (!take_number(word, level) || !word.empty() || level == 0) return {};
         bool any = false;
         for (word = next_word(level_text); !word.empty(); word = next_word(level_text)) {
-            uint64_t entries = 0, page = 0;
-            if (!take_number(word, entries) || word.empty() || word.front() != 'x') return {};
+            uint64_t entries = 0;
+            if (!take_number(word, entries) || word.size() < 2 || word.front() != 'x') return {};
             word.remove_prefix(1);
-            if (!take_number(word, page) || word.size() != 1) return {};
-            const int shift = word == "K" ? 10 : word == "M" ? 20 : word == "G" ? 30 : -1;
-            if (shift < 0 || entries == 0 || page == 0 || entries > (1ull << 32) || page > 1024) return {};
-            out.push_back({static_cast<uint32_t>(level), entries * (page << shift)});
+            // A page size always with its unit ("4K"), as sizes are written everywhere else.
+            if (!std::isalpha(static_cast<unsigned char>(word.back()))) return {};
+            uint64_t page = 0;
+            try {
+                page = parse_size(word);
+            } catch (const UsageError &) {
+                return {};
+            }
+            if (entries == 0 || entries > (1ull << 32) || page > GiB) return {};
+            out.push_back({static_cast<uint32_t>(level), entries * page});
             any = true;
         }
         if (!any) return {};
