@@ -41,7 +41,8 @@ Device::Device(const DeviceEntry &entry, const std::string &id, const vrb_host_t
     const size_t most = std::max<size_t>(device_value<size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE), 1);
     // A CPU driver runs a work-group as a loop on one core: one work-item per group,
     // walking a contiguous block, is a plain vectorisable loop there. A GPU wants wide
-    // groups and enough of them to fill every compute unit several times over.
+    // groups, enough of them for a single pass to fill every compute unit several times
+    // over (launch_groups keeps several passes to one wave).
     local_size_ = options_.local_size ? options_.local_size
                                       : static_cast<uint32_t>(cpu_ ? 1 : std::bit_floor(std::min<size_t>(most, 256)));
     if (local_size_ > most)

@@ -1,48 +1,107 @@
-// TRANSFER: the driver's copy commands between any two buffers. Between two cl_mem
-// segments clEnqueueCopyBuffer; where one side is shared virtual memory (a host
-// address) clEnqueueWriteBuffer or clEnqueueReadBuffer; between two SVM segments
-// clEnqueueSVMMemcpy. With src2 and dst2 set, the second copy goes to the second queue,
-// so a device with two copy engines runs both directions at once.
+// TRANSFER: the driver's copy commands between any two buffers. Between two device
+// segments clEnqueueCopyBuffer; where one side is host memory, clEnqueueWriteBuffer or
+// clEnqueueReadBuffer from or to its host address: an ALLOC_HOST_PTR or USE_HOST_PTR
+// buffer is mapped for that, since a driver may keep a device-side copy of it (NVIDIA's
+// does) and clEnqueueCopyBuffer would then copy within the device, never crossing the
+// link. Where one side is shared virtual memory (a host address) likewise; between two
+// SVM segments clEnqueueSVMMemcpy. With src2 and dst2 set, the second copy goes to the
+// second queue, so a device with two copy engines runs both directions at once.
 #include "device.hpp"
 #include "segments.hpp"
 #include "timing.hpp"
 
 #include <vrambench/plugin_support.hpp>
 
+#include <map>
+
 namespace vrb::opencl {
 
 namespace {
 
-cl_event copy_region(cl_command_queue queue, const Segment &src, uint64_t src_offset, const Segment &dst,
-                     uint64_t dst_offset, uint64_t bytes)
+bool host_side(const Buffer &buffer)
+{
+    const Allocation a = buffer.kind().allocation;
+    return a == Allocation::AllocHostPtr || a == Allocation::UseHostPtr;
+}
+
+// The host addresses of host-memory segments, mapped while the runs last and unmapped
+// after them, so the driver brings any device-side copy up to date outside the timing.
+class HostMappings {
+  public:
+    explicit HostMappings(cl_command_queue queue) : queue_(queue) {}
+    ~HostMappings()
+    {
+        for (const auto &[mem, address] : mapped_)
+            clEnqueueUnmapMemObject(queue_, mem, address, 0, nullptr, nullptr);
+        if (!mapped_.empty()) clFinish(queue_);
+    }
+    HostMappings(const HostMappings &) = delete;
+    HostMappings &operator=(const HostMappings &) = delete;
+
+    std::byte *address(const Segment &segment)
+    {
+        cl_mem mem = segment.mem.get();
+        if (const auto found = mapped_.find(mem); found != mapped_.end())
+            return static_cast<std::byte *>(found->second);
+        cl_int status = CL_SUCCESS;
+        void *address = clEnqueueMapBuffer(queue_, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, segment.bytes, 0,
+                                           nullptr, nullptr, &status);
+        check(status, "clEnqueueMapBuffer (a host-memory segment, for its host address)");
+        mapped_.emplace(mem, address);
+        return static_cast<std::byte *>(address);
+    }
+
+  private:
+    cl_command_queue queue_;
+    std::map<cl_mem, void *> mapped_;
+};
+
+// Where a copy's side lives for the copy command: a host address (SVM, or a mapped
+// host-memory segment), else the device segment itself.
+struct Side {
+    const Segment *segment = nullptr;
+    std::byte *host = nullptr; // at the region's offset
+};
+
+Side side_of(const Segment &segment, uint64_t offset, bool host_memory, HostMappings &mappings)
+{
+    if (segment.svm) return {&segment, segment.svm_at(offset)};
+    if (host_memory) return {&segment, mappings.address(segment) + offset};
+    return {&segment, nullptr};
+}
+
+cl_event copy_region(cl_command_queue queue, const Side &src, uint64_t src_offset, const Side &dst, uint64_t dst_offset,
+                     uint64_t bytes)
 {
     cl_event event = nullptr;
-    if (src.svm && dst.svm)
-        check(clEnqueueSVMMemcpy(queue, CL_FALSE, dst.svm_at(dst_offset), src.svm_at(src_offset), bytes, 0, nullptr,
-                                 &event),
-              "clEnqueueSVMMemcpy");
-    else if (src.svm)
-        check(clEnqueueWriteBuffer(queue, dst.mem.get(), CL_FALSE, dst_offset, bytes, src.svm_at(src_offset), 0,
-                                   nullptr, &event),
+    if (src.segment->svm && dst.segment->svm)
+        check(clEnqueueSVMMemcpy(queue, CL_FALSE, dst.host, src.host, bytes, 0, nullptr, &event), "clEnqueueSVMMemcpy");
+    else if (src.host && !dst.host)
+        check(clEnqueueWriteBuffer(queue, dst.segment->mem.get(), CL_FALSE, dst_offset, bytes, src.host, 0, nullptr,
+                                   &event),
               "clEnqueueWriteBuffer");
-    else if (dst.svm)
-        check(clEnqueueReadBuffer(queue, src.mem.get(), CL_FALSE, src_offset, bytes, dst.svm_at(dst_offset), 0, nullptr,
+    else if (dst.host && !src.host)
+        check(clEnqueueReadBuffer(queue, src.segment->mem.get(), CL_FALSE, src_offset, bytes, dst.host, 0, nullptr,
                                   &event),
               "clEnqueueReadBuffer");
     else
-        check(
-            clEnqueueCopyBuffer(queue, src.mem.get(), dst.mem.get(), src_offset, dst_offset, bytes, 0, nullptr, &event),
-            "clEnqueueCopyBuffer");
+        check(clEnqueueCopyBuffer(queue, src.segment->mem.get(), dst.segment->mem.get(), src_offset, dst_offset, bytes,
+                                  0, nullptr, &event),
+              "clEnqueueCopyBuffer");
     return event;
 }
 
 void enqueue_copy(cl_command_queue queue, const vrb_operand &from, const vrb_operand &to, uint64_t bytes,
-                  std::vector<EventHandle> &events)
+                  HostMappings &mappings, std::vector<EventHandle> &events)
 {
     const Buffer &src = buffer_of(from), &dst = buffer_of(to);
-    for (const CopyRegion &r : split_copy(from.offset, src.segment_bytes(), to.offset, dst.segment_bytes(), bytes))
-        events.emplace_back(copy_region(queue, src.segments()[r.src_segment], r.src_offset,
-                                        dst.segments()[r.dst_segment], r.dst_offset, r.bytes));
+    // Host to host has no link to cross: the driver copies between the buffers.
+    const bool src_host = host_side(src) && !host_side(dst), dst_host = host_side(dst) && !host_side(src);
+    for (const CopyRegion &r : split_copy(from.offset, src.segment_bytes(), to.offset, dst.segment_bytes(), bytes)) {
+        const Side s = side_of(src.segments()[r.src_segment], r.src_offset, src_host, mappings);
+        const Side d = side_of(dst.segments()[r.dst_segment], r.dst_offset, dst_host, mappings);
+        events.emplace_back(copy_region(queue, s, r.src_offset, d, r.dst_offset, r.bytes));
+    }
 }
 
 } // namespace
@@ -52,12 +111,13 @@ void Device::run_transfer(const vrb_operation &op, std::span<double> seconds, vr
     if (op.count == 0) plugin::fail(VRB_ERROR_INVALID_ARGUMENT, "a transfer of 0 bytes has nothing to time");
     const bool both = op.src2.buffer && op.dst2.buffer;
     const uint32_t passes = plugin::operation_passes(op);
+    HostMappings mappings(queue_.get());
     for (std::size_t r = 0; r < seconds.size(); ++r) {
         check_cancelled();
         std::vector<EventHandle> events;
         for (uint32_t p = 0; p < passes; ++p) {
-            enqueue_copy(queue_.get(), op.src1, op.dst, op.count, events);
-            if (both) enqueue_copy(second_queue_.get(), op.src2, op.dst2, op.count, events);
+            enqueue_copy(queue_.get(), op.src1, op.dst, op.count, mappings, events);
+            if (both) enqueue_copy(second_queue_.get(), op.src2, op.dst2, op.count, mappings, events);
         }
         check(clFlush(queue_.get()), "clFlush");
         if (both) check(clFlush(second_queue_.get()), "clFlush");

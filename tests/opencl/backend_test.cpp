@@ -282,6 +282,35 @@ TEST_F(OpenclSegmentedBuffers, ChaseOverMoreSegmentsThanTheKernelsBindIsRefused)
     }
 }
 
+TEST_F(OpenclSegmentedBuffers, TransfersToAndFromPinnedMemoryArriveWholeThroughItsHostAddress)
+{
+    // Pinned memory is copied through its mapped host address (a driver may keep a
+    // device-side copy of it): what the device's buffer holds after each copy, and what
+    // the pinned buffer holds once unmapped, must be what was sent.
+    const uint64_t bytes = 4 * 4096;
+    auto pinned = device_->allocate(kind_named(*device_, "pinned"), bytes), dev = device_->allocate(0, bytes);
+    std::vector<uint32_t> lanes(bytes / 4);
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+        lanes[i] = static_cast<uint32_t>(i * 2654435761u);
+    upload(*pinned, 0, lanes);
+    vrb_operation in = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes - 1000);
+    in.src1 = {pinned->handle(), 600};
+    in.dst = {dev->handle(), 400};
+    device_->run(in, 2);
+    const auto arrived = download(*dev, 400, (bytes - 1000) / 4);
+    for (std::size_t i = 0; i < arrived.size(); ++i)
+        ASSERT_EQ(arrived[i], lanes[150 + i]) << i;
+
+    upload(*pinned, 0, std::vector<uint32_t>(bytes / 4, 0u));
+    vrb_operation out = vrb::make_operation(VRB_OP_TRANSFER, 1, bytes - 1000);
+    out.src1 = {dev->handle(), 400};
+    out.dst = {pinned->handle(), 600};
+    device_->run(out, 2);
+    const auto back = download(*pinned, 600, (bytes - 1000) / 4);
+    for (std::size_t i = 0; i < back.size(); ++i)
+        ASSERT_EQ(back[i], lanes[150 + i]) << i;
+}
+
 TEST_F(OpenclSegmentedBuffers, TransfersAndChecksCrossSegmentsOfBothSides)
 {
     const uint64_t bytes = 4 * 4096;

@@ -34,12 +34,23 @@ TEST(OpenclGeometry, ChosenGroupsHoldWhateverThePasses)
     EXPECT_EQ(launch_groups(chosen, 64 * 4096, 7), 8u);
 }
 
-TEST(OpenclGeometry, AGpuGivesEveryWorkItemAnElementWhateverThePasses)
+TEST(OpenclGeometry, OnePassOnAGpuGivesEveryWorkItemAnElement)
 {
     EXPECT_EQ(launch_groups(gpu, 1, 1), 1u);
     EXPECT_EQ(launch_groups(gpu, 257, 1), 2u);
+    EXPECT_EQ(launch_groups(gpu, 256 * 100, 0), 100u);
+    EXPECT_EQ(launch_groups(gpu, uint64_t(1) << 30, 1), 64u * 32);
+}
+
+TEST(OpenclGeometry, SeveralPassesOnAGpuTakeAtMostOneResidentWave)
+{
+    // 64 units x 8 groups: a later wave would make its passes over a share L2 keeps.
     EXPECT_EQ(launch_groups(gpu, 256 * 100, 9), 100u);
-    EXPECT_EQ(launch_groups(gpu, uint64_t(1) << 30, 9), 64u * 32);
+    EXPECT_EQ(launch_groups(gpu, uint64_t(1) << 30, 2), 64u * kGroupsPerGpuUnit);
+    EXPECT_EQ(launch_groups(gpu, uint64_t(1) << 30, 113), 64u * kGroupsPerGpuUnit);
+    Geometry chosen = gpu;
+    chosen.groups_chosen = true;
+    EXPECT_EQ(launch_groups(chosen, uint64_t(1) << 30, 113), 64u * 32);
 }
 
 TEST(OpenclGeometry, OnAGpuEveryGroupOfAWaveWalksASetSmallerThanTheWave)
