@@ -68,6 +68,13 @@ std::vector<Piece> pieces_of(uint64_t count, uint32_t element_bytes, uint64_t se
     return {empty};
 }
 
+// Bits for the arguments `first` .. `first + count - 1` where they bind `buffer`'s
+// segments as SVM pointers (Program::kernel keeps those bindings apart).
+uint32_t svm_arguments(const Buffer &buffer, cl_uint first, cl_uint count = 1)
+{
+    return !buffer.segments().empty() && buffer.segments().front().svm ? ((1u << count) - 1u) << first : 0u;
+}
+
 std::string run_name(const vrb_operation &op, std::size_t r)
 {
     return "OpenCL operation " + std::to_string(op.kind) + ", run " + std::to_string(r);
@@ -92,7 +99,10 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     }
     const std::vector<Piece> pieces = pieces_of(op.count, e, segment_bytes_, walks, buffers);
 
-    cl_kernel kernel = program_->kernel(std::string(shape.kernel) + "_w" + std::to_string(lanes));
+    uint32_t svm = 0;
+    for (int role = 0; role < 3; ++role)
+        if (walk_of[role] >= 0) svm |= svm_arguments(*buffers[walk_of[role]], role);
+    cl_kernel kernel = program_->kernel(std::string(shape.kernel) + "_w" + std::to_string(lanes), svm);
     // A sweep's stream operation on a set below one wave: every group walks it whole, so
     // a pass moves it once per group (the passes made say so) and group 0's sum is the answer.
     const bool sweep_op = op.kind != VRB_OP_FILL && op.kind != VRB_OP_CHECK && op.kind != VRB_OP_STRIDED_READ;
@@ -195,7 +205,7 @@ void Device::run_gather_or_chase(const vrb_operation &op, std::span<double> seco
     };
 
     if (chase) {
-        cl_kernel kernel = program_->kernel("chase");
+        cl_kernel kernel = program_->kernel("chase", svm_arguments(chain, 1, 8));
         cl_mem result_mem = results(1);
         bind_mem(kernel, 0, result_mem);
         bind_chain(kernel, 1);
@@ -225,7 +235,8 @@ void Device::run_gather_or_chase(const vrb_operation &op, std::span<double> seco
     const Buffer &index = buffer_of(op.src2);
     const std::vector<Access> walks{{op.src2.offset, 4}};
     const std::vector<Piece> pieces = pieces_of(op.count, 4, segment_bytes_, walks, {&index});
-    cl_kernel kernel = program_->kernel("gather_w" + std::to_string(op.element_bytes / 4));
+    cl_kernel kernel = program_->kernel("gather_w" + std::to_string(op.element_bytes / 4),
+                                        svm_arguments(index, 0) | svm_arguments(chain, 2, 8));
     std::vector<uint64_t> groups(pieces.size()), slots(pieces.size());
     uint64_t total_slots = 0;
     for (std::size_t p = 0; p < pieces.size(); ++p) {

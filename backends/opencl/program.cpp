@@ -69,9 +69,9 @@ Program::Program(cl_context context, cl_device_id device, const std::string &dev
                                            build_log(program_.get(), device));
 }
 
-cl_kernel Program::kernel(const std::string &name)
+cl_kernel Program::kernel(const std::string &name, uint32_t svm_arguments)
 {
-    auto found = kernels_.find(name);
+    auto found = kernels_.find({name, svm_arguments});
     if (found != kernels_.end()) return found->second.get();
     cl_int status = CL_SUCCESS;
     KernelHandle made(clCreateKernel(program_.get(), name.c_str(), &status));
@@ -83,7 +83,7 @@ cl_kernel Program::kernel(const std::string &name)
         plugin::fail(VRB_ERROR_DEVICE, "OpenCL: kernel " + name + " runs at most " + std::to_string(most) +
                                            " work-items per group, fewer than the " + std::to_string(local_size_) +
                                            " chosen (set VRAMBENCH_OPENCL_LOCAL_SIZE lower)");
-    return kernels_.emplace(name, std::move(made)).first->second.get();
+    return kernels_.emplace(std::pair(name, svm_arguments), std::move(made)).first->second.get();
 }
 
 } // namespace vrb::opencl

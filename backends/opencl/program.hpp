@@ -4,8 +4,10 @@
 
 #include "cl.hpp"
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace vrb::opencl {
 
@@ -17,14 +19,18 @@ class Program {
     // Throws Failure(VRB_ERROR_DEVICE) with the driver's build log when it refuses the source.
     Program(cl_context context, cl_device_id device, const std::string &device_name, uint32_t local_size, bool cpu);
 
-    // The kernel of that name; created on first use.
-    cl_kernel kernel(const std::string &name);
+    // The kernel of that name whose arguments in the mask `svm_arguments` (bit i for
+    // argument i) are bound as SVM pointers and the rest as cl_mem; created on first use.
+    // A kernel object keeps every argument bound one way: once an argument was set with
+    // clSetKernelArgSVMPointer, NVIDIA's driver refuses launches (CL_INVALID_KERNEL_ARGS)
+    // after it is set with clSetKernelArg, so each binding has an object of its own.
+    cl_kernel kernel(const std::string &name, uint32_t svm_arguments = 0);
 
   private:
     cl_device_id device_;
     uint32_t local_size_;
     ProgramHandle program_;
-    std::map<std::string, KernelHandle> kernels_;
+    std::map<std::pair<std::string, uint32_t>, KernelHandle> kernels_;
 };
 
 } // namespace vrb::opencl
