@@ -214,6 +214,18 @@ TEST(CapacityProbes, ReportGivesTheApisTotalAndFreeWithoutClaimingToHaveMeasured
         EXPECT_EQ(r.verification.status, Verification::Status::unverified);
 }
 
+TEST(CapacityProbes, ReportCountsWhatTheRunsPoolHoldsAsFreeByEmptyingItFirst)
+{
+    OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
+    ASSERT_TRUE(target.device) << target.entry.reason;
+    // A probe before it leaves a buffer idle in the pool for the next one to reuse.
+    target.device->acquire(0, 64 * MiB).reset();
+    ASSERT_GE(target.device->pool().idle_bytes(), 64 * MiB);
+    run_probe(target, "capacity.report", ProbeOptions{});
+    EXPECT_EQ(target.device->pool().idle_bytes(), 0u);
+    EXPECT_EQ(target.device->pool().idle_count(), 0u);
+}
+
 TEST(CapacityProbes, ReportGivesFreeMemoryAsItIsWhenTheProbeRunsNotWhenTheDeviceWasOpened)
 {
     OpenDevice target = open_device(VRAMBENCH_HOST_MODULE);
