@@ -358,7 +358,7 @@ int cmd_run(const Options &o, int argc, char **argv)
     if (const std::size_t throttled = throttled_results(outcome.document); throttled > 0) {
         std::fprintf(stderr,
                      "vrambench: %zu result%s measured while the card throttled (power, thermal or "
-                     "hardware slowdown: see each result's throttled)%s\n",
+                     "hardware slowdown, or clocked down while idle: see each result's throttled)%s\n",
                      throttled, throttled == 1 ? " was" : "s were",
                      o.fail_on_throttle ? "; --fail-on-throttle makes that a failure" : "");
         if (o.fail_on_throttle && outcome.exit == ExitCode::ok) outcome.exit = ExitCode::verification;
@@ -449,7 +449,7 @@ void add_commands(CLI::App &app, Options &o)
                   "verification");
     run->add_flag("--fail-on-throttle", o.fail_on_throttle,
                   "Exit 4 when a result was measured while the card throttled (power cap, thermal or hardware "
-                  "slowdown, as its telemetry reports)");
+                  "slowdown, or clocks a quarter below the run's peak, as its telemetry reports)");
     run->add_option("--format", o.format, "What stdout carries: table, json or csv")
         ->check(CLI::IsMember({"table", "json", "csv"}));
     add_plugin_option(run, o);

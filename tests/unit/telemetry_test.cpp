@@ -154,6 +154,33 @@ TEST(Telemetry, PowerThermalAndSlowdownReasonsMarkAResultThrottledButIdleDoesNot
     EXPECT_EQ(throttled_results(set), 1u);
 }
 
+TEST(Telemetry, TimedRunsAtAQuarterBelowTheRunsPeakClockAreMarkedClockedDown)
+{
+    // As an H200 under Vulkan showed: 1980 MHz early in the run, 690 MHz later.
+    auto at = [](double mhz) {
+        TelemetrySample s;
+        s.figures["core_clock_mhz"] = mhz;
+        s.throttle_reasons = std::vector<std::string>{"idle"};
+        s.during_timed_runs = true;
+        return s;
+    };
+    const std::vector<TelemetrySample> low{at(690), at(690), at(1980)}, near{at(1500), at(1600)};
+    const nlohmann::json down = with_clocked_down(nullptr, low, 1980);
+    ASSERT_TRUE(down.is_object());
+    EXPECT_EQ(down["reasons"], nlohmann::json{"clocked-down"});
+    EXPECT_EQ(down["samples"], 2);
+    EXPECT_NE(down["detail"].get<std::string>().find("690 MHz"), std::string::npos) << down["detail"];
+    EXPECT_TRUE(with_clocked_down(nullptr, near, 1980).is_null()); // 1550 is above 0.75 x 1980
+    EXPECT_TRUE(with_clocked_down(nullptr, low, 0).is_null());     // no peak known yet
+    EXPECT_TRUE(with_clocked_down(nullptr, {}, 1980).is_null());   // no sample inside the runs
+    // Merged with a power cap seen in the same samples, both reasons stay.
+    std::vector<TelemetrySample> capped = low;
+    capped[0].throttle_reasons = std::vector<std::string>{"power-cap"};
+    const nlohmann::json both = with_clocked_down(throttled_json(capped), capped, 1980);
+    EXPECT_EQ(both["reasons"], (nlohmann::json{"power-cap", "clocked-down"}));
+    EXPECT_EQ(throttled_results({{"results", {{{"throttled", down}}}}}), 1u);
+}
+
 TEST(Nvml, TheStandinsFiguresReachTheSourceByPciAddress)
 {
     const ScopedEnv library("VRAMBENCH_NVML_LIBRARY", NVML_STANDIN_PATH);

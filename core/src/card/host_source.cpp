@@ -28,7 +28,7 @@ class HostSource final : public TelemetrySource {
         missing("memory_busy_percent", "the host has no memory-controller busy counter in /proc or cpufreq");
         missing("throttle_reasons", "cpufreq reports no throttle reasons");
     }
-    std::string name() const override { return "host-proc"; }
+    std::string name() const override { return kHostSourceName; }
     TelemetrySample sample() override
     {
         TelemetrySample s;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -202,6 +203,13 @@ void CardWatch::annotate(ProbeResult &r)
     } else {
         r.telemetry = summarize_telemetry(used, sampler_->source_name(), sampler_->unavailable(), window);
         r.throttled = throttled_json(used);
+        // A CPU's mean clock moves with its idle cores: only a GPU's is held against its peak.
+        if (sampler_->source_name() != kHostSourceName) {
+            for (const auto &s : all)
+                if (const auto it = s.figures.find("core_clock_mhz"); it != s.figures.end())
+                    peak_core_clock_mhz_ = std::max(peak_core_clock_mhz_, it->second);
+            if (inside) r.throttled = with_clocked_down(std::move(r.throttled), timed, peak_core_clock_mhz_);
+        }
     }
     if (!address_.empty() && r.probe == "bandwidth.transfer")
         annotate_transfer(

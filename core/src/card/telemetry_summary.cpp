@@ -93,6 +93,31 @@ nlohmann::json throttled_json(const std::vector<TelemetrySample> &samples)
                                    samples.size(), fmt::join(reasons, ", "))}};
 }
 
+nlohmann::json with_clocked_down(nlohmann::json throttled, const std::vector<TelemetrySample> &timed, double peak_mhz)
+{
+    std::vector<double> clocks;
+    for (const auto &s : timed)
+        if (const auto it = s.figures.find("core_clock_mhz"); it != s.figures.end() && it->second > 0)
+            clocks.push_back(it->second);
+    if (clocks.empty() || peak_mhz <= 0) return throttled;
+    std::sort(clocks.begin(), clocks.end());
+    const std::size_t n = clocks.size();
+    const double median = n % 2 ? clocks[n / 2] : (clocks[n / 2 - 1] + clocks[n / 2]) / 2;
+    if (median >= kClockedDownShare * peak_mhz) return throttled;
+    const auto low = static_cast<std::size_t>(
+        std::count_if(clocks.begin(), clocks.end(), [&](double c) { return c < kClockedDownShare * peak_mhz; }));
+    const std::string detail =
+        fmt::format("the core clock was {:.0f} MHz during the timed runs, {:.0f}% of the {:.0f} MHz the card ran at "
+                    "earlier in this run: it had clocked down (as a GPU does when it finds itself idle), so the "
+                    "figure is low",
+                    median, 100 * median / peak_mhz, peak_mhz);
+    if (!throttled.is_object()) return {{"reasons", {"clocked-down"}}, {"samples", low}, {"detail", detail}};
+    throttled["reasons"].push_back("clocked-down");
+    throttled["samples"] = std::max<std::size_t>(throttled["samples"].get<std::size_t>(), low);
+    throttled["detail"] = throttled["detail"].get<std::string>() + "; " + detail;
+    return throttled;
+}
+
 std::size_t throttled_results(const nlohmann::json &document)
 {
     std::size_t n = 0;

@@ -74,6 +74,7 @@ class CardWatch {
     nlohmann::json fabric_;
     PeerAddress peer_address_;
     std::map<std::string, std::string> peer_addresses_; // by id, as asked
+    double peak_core_clock_mhz_ = 0;                    // the highest a GPU's samples showed so far in the run
 };
 
 // The link's efficiency, flag and reading on a bandwidth.transfer result between host

@@ -38,6 +38,9 @@ inline constexpr const char *kTelemetryFigures[] = {
 // clocks) are recorded but do not mark a result throttled.
 bool is_throttling_reason(const std::string &reason);
 
+// The name of the host's own source (host_telemetry_source): a CPU, not a card.
+inline constexpr const char *kHostSourceName = "host-proc";
+
 struct TelemetrySample {
     std::map<std::string, double> figures;
     std::optional<std::vector<std::string>> throttle_reasons; // empty: none active; absent: unknown
@@ -87,6 +90,15 @@ nlohmann::json summarize_telemetry(const std::vector<TelemetrySample> &samples, 
 // The result's `throttled` object (reasons and the samples they were active in), or
 // null when no sample saw a throttling reason.
 nlohmann::json throttled_json(const std::vector<TelemetrySample> &samples);
+
+// A GPU lowers its clocks when it finds itself idle, and between short timed runs it
+// may: an H200 under Vulkan ran a suite's later probes at 500-700 MHz of its 1980, at
+// half the bandwidth. A result whose timed-run samples' median core clock is below
+// kClockedDownShare x `peak_mhz` (the highest core clock the card has shown in this
+// run) gets "clocked-down" among its `throttled` reasons, merged into `throttled`
+// (null or throttled_json's object); the others are left as they are.
+inline constexpr double kClockedDownShare = 0.75;
+nlohmann::json with_clocked_down(nlohmann::json throttled, const std::vector<TelemetrySample> &timed, double peak_mhz);
 
 // How many results of a result set are marked throttled (run --fail-on-throttle).
 std::size_t throttled_results(const nlohmann::json &document);
