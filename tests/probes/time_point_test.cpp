@@ -90,3 +90,25 @@ TEST(TimePoint, RefusesATimedRunWithoutATimer)
     };
     EXPECT_THROW(vrb::time_point(broken, "fake", read_op, 1, 3, 1e-3), vrb::RunError);
 }
+
+TEST(TimePoint, OnAGpuTheTimedRunsFollowBackToBackRunsOfAtLeastTheWarmTimeInOneCall)
+{
+    FakeDevice device(1e-6);
+    const vrb::PointTiming t = vrb::time_point(device.runner(), "fake", read_op, 2, 5, 1e-3, vrb::kGpuWarmSeconds);
+    ASSERT_GE(device.calls.size(), 3u);
+    const auto &warm = device.calls[device.calls.size() - 2];
+    EXPECT_EQ(warm.passes, device.calls.back().passes);
+    const double run_seconds = warm.passes * 1e-6;
+    EXPECT_GE(warm.repetitions * run_seconds, vrb::kGpuWarmSeconds * 0.999);
+    EXPECT_LT((warm.repetitions - 1) * run_seconds, vrb::kGpuWarmSeconds);
+    EXPECT_EQ(t.timing.seconds.size(), 5u);
+}
+
+TEST(TimePoint, TheGpuWarmUpIsBoundedWhenRunsAreFarShorterThanIt)
+{
+    // A backend that ignores passes stays at a microsecond a run: a second of warming
+    // would be a million runs.
+    FakeDevice device(1e-6, true);
+    vrb::time_point(device.runner(), "fake", read_op, 2, 5, 1e-3, 1.0);
+    EXPECT_EQ(device.calls[device.calls.size() - 2].repetitions, 256u);
+}

@@ -73,11 +73,11 @@ vrb_op_output check_random(Device &device, const Buffer &buffer, uint64_t bytes,
 PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds)
 {
     return time_point([&](const vrb_operation &o, uint32_t n) { return device.run(o, n); }, device.module().name(), op,
-                      warmups, repetitions, target_seconds);
+                      warmups, repetitions, target_seconds, device.is_gpu() ? kGpuWarmSeconds : 0.0);
 }
 
 PointTiming time_point(const RunOperation &run, std::string_view backend, vrb_operation op, uint32_t warmups,
-                       uint32_t repetitions, double target_seconds)
+                       uint32_t repetitions, double target_seconds, double warm_seconds)
 {
     // Passes grow until a run is long enough; the longest growth is bounded so a
     // backend that ignores passes (its runs never lengthen) costs a few short runs.
@@ -87,6 +87,7 @@ PointTiming time_point(const RunOperation &run, std::string_view backend, vrb_op
     // they already did what warm-up runs do (pages touched, caches and clocks settled):
     // warm-ups are run only when the search ended on passes it never ran.
     bool warmed = false;
+    double run_seconds = 0;
     for (int tries = 0; tries < 8; ++tries) {
         // A run far past the target needs no second look. Otherwise the quickest of
         // three: one run stalled by a busy machine must not pass for a long one and
@@ -96,6 +97,7 @@ PointTiming time_point(const RunOperation &run, std::string_view backend, vrb_op
             const auto more = run(op, 2);
             s = std::min({s, more.seconds.at(0), more.seconds.at(1)});
         }
+        run_seconds = s;
         if (!(s > 0) || s >= target_seconds / 2 || op.passes >= most_passes) {
             warmed = true;
             break;
@@ -104,6 +106,13 @@ PointTiming time_point(const RunOperation &run, std::string_view backend, vrb_op
         op.passes = static_cast<uint32_t>(std::min<double>(most_passes, std::ceil(op.passes * grow)));
     }
     if (!warmed && warmups > 0) run(op, warmups);
+    if (warm_seconds > 0 && run_seconds > 0) {
+        // Bounded: a point whose runs are far shorter than the target's would else make
+        // thousands of them.
+        constexpr double most_warm_runs = 256;
+        const double runs = std::min(most_warm_runs, std::ceil(warm_seconds / run_seconds));
+        if (runs >= 1) run(op, static_cast<uint32_t>(runs));
+    }
     auto timed = run(op, repetitions);
     check_timing(timed.seconds, timed.output, backend);
     PointTiming out;

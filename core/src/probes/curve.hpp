@@ -39,13 +39,19 @@ struct PointTiming {
 // small working set is timed over many passes rather than over one dispatch. A backend
 // that ignores passes reports one, and the figure is then computed from one. The
 // `warmups` runs are made only when the search's last runs were not at the final passes
-// (its runs at the final passes warm as well as they would).
+// (its runs at the final passes warm as well as they would). On a GPU the timed runs
+// then follow at least kGpuWarmSeconds of runs in one call, back to back: a GPU lowers
+// its clocks when it finds itself idle (between points, while the host checks an
+// answer), and a few runs of a millisecond do not bring them back up (an H200 under
+// Vulkan timed points at 500-700 MHz of its 1980 without it).
+inline constexpr double kGpuWarmSeconds = 0.05;
 PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds);
 // The same over any way of running: run(op, repetitions) answers as Device::run does;
-// `backend` names the module in a timing error.
+// `backend` names the module in a timing error; `warm_seconds` is the least time of
+// back-to-back runs before the timed ones (0: none beyond the warm-ups).
 using RunOperation = std::function<Device::RunOutput(const vrb_operation &, uint32_t repetitions)>;
 PointTiming time_point(const RunOperation &run, std::string_view backend, vrb_operation op, uint32_t warmups,
-                       uint32_t repetitions, double target_seconds);
+                       uint32_t repetitions, double target_seconds, double warm_seconds = 0);
 
 // sum over i < count of random(first + i * stride, seed), mod 2^64: what STRIDED_READ
 // of pseudo-random lanes answers (4-byte elements).

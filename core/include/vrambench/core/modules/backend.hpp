@@ -99,6 +99,9 @@ class Device {
     Device &operator=(const Device &) = delete;
 
     uint32_t index() const { return index_; }
+    // Whether the device is a GPU (discrete, integrated or virtual), as described when
+    // it was opened: a GPU lowers its clocks when idle, a CPU's figures need no warming.
+    bool is_gpu() const { return gpu_; }
     // The description as the API gives it now: free memory moves while a run goes on.
     vrb_device_info describe() const;
     std::vector<vrb_memory_kind_info> memory_kinds() const;
@@ -139,6 +142,7 @@ class Device {
     std::shared_ptr<Module> module_;
     vrb_device *handle_;
     uint32_t index_;
+    bool gpu_ = false;
     std::shared_ptr<BufferPool> pool_; // emptied before the device closes
 };
 
