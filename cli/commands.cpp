@@ -352,7 +352,7 @@ int cmd_run(const Options &o, int argc, char **argv)
         std::fprintf(stderr, "vrambench: interrupted: the %zu results that finished are kept%s\n",
                      outcome.document["results"].size(), o.output.empty() ? "" : (" in " + o.output).c_str());
     if (outcome.suspect_results > 0)
-        std::fprintf(stderr, "vrambench: %zu figure%s above the device's peak (status suspect)%s\n",
+        std::fprintf(stderr, "vrambench: %zu figure%s above the device's peak or its link (status suspect)%s\n",
                      outcome.suspect_results, outcome.suspect_results == 1 ? " is" : "s are",
                      o.fail_on_suspect ? "; --fail-on-suspect makes that a failure" : "");
     if (const std::size_t throttled = throttled_results(outcome.document); throttled > 0) {
@@ -445,8 +445,8 @@ void add_commands(CLI::App &app, Options &o)
         ->check(CLI::ExistingFile);
     run->add_option("-o,--output", o.output, "Also write the result set (JSON) to this file");
     run->add_flag("--fail-on-suspect", o.fail_on_suspect,
-                  "Exit 4 when a figure is suspect (above the device's peak past its cache), as for a failed "
-                  "verification");
+                  "Exit 4 when a figure is suspect (above the device's peak past its cache, or above the PCIe link its "
+                  "bytes cross), as for a failed verification");
     run->add_flag("--fail-on-throttle", o.fail_on_throttle,
                   "Exit 4 when a result was measured while the card throttled (power cap, thermal or hardware "
                   "slowdown, or clocks a quarter below the run's peak, as its telemetry reports)");

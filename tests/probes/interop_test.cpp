@@ -4,6 +4,7 @@
 // bandwidth on imported memory is measured beside the device's own, sync is skipped with
 // lavapipe's reason, bad semaphore handles are refused before the driver sees them, and
 // no probe leaves a file descriptor open.
+#include <vrambench/core/card/link.hpp>
 #include <vrambench/core/modules/external.hpp>
 #include <vrambench/core/modules/external_semaphore.hpp>
 #include <vrambench/core/modules/registry.hpp>
@@ -117,6 +118,28 @@ TEST_F(InteropProbes, BandwidthOnImportedMemoryIsMeasuredBesideTheDevicesOwnWith
         ++measured;
     }
     EXPECT_EQ(measured, 2u * 3u) << "read, copy and triad for each of the two pairs";
+}
+
+TEST_F(InteropProbes, BandwidthOnSharedHostMemoryPastTheImportersLinkIsSuspect)
+{
+    // lavapipe described as a discrete card behind an x1 Gen1 link (0.25 GB/s): the host
+    // memory host:0 shares lies across it, and every figure of it beats the link.
+    for (uint32_t h = 0; h < record.info.heap_count; ++h)
+        record.info.heaps[h].flags &= ~uint32_t(VRB_MEMORY_HOST_MEMORY);
+    vrb::PcieLink x1_gen1;
+    x1_gen1.max.gts = x1_gen1.current.gts = 2.5;
+    x1_gen1.max.width = x1_gen1.current.width = 1;
+    record.link = vrb::to_json(x1_gen1, "at description, idle");
+    std::size_t host_figures = 0;
+    for (const auto &r : run("interop.bandwidth")) {
+        if (r.parameters.value("pair", "") != "host->vulkan") continue;
+        EXPECT_EQ(r.status, vrb::ProbeResult::Status::suspect) << r.parameters.dump() << ": " << r.error.value_or("");
+        EXPECT_NE(r.error.value_or("").find("on host memory host:0 shares) is above what the x1 Gen1 link carries"),
+                  std::string::npos)
+            << r.error.value_or("");
+        ++host_figures;
+    }
+    EXPECT_EQ(host_figures, 3u) << "read, copy and triad";
 }
 
 TEST_F(InteropProbes, BandwidthIsMeasuredAtTheMostThePairSharesInOneAllocationWhenTheStreamSizeIsMore)

@@ -6,6 +6,7 @@
 #include "interop_probes.hpp"
 #include "stream_plan.hpp"
 
+#include <vrambench/core/measurement/link_bound.hpp>
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/operation.hpp>
@@ -135,6 +136,10 @@ class InteropBandwidthProbe final : public Probe {
                 continue;
             }
             const Arrays imported{a->imported.get(), b->imported.get(), c->imported.get()};
+            // Host memory the exporter shares lies across the importer's link.
+            const std::vector<vrb_memory_kind_info> exporter_kinds = pair.exporter->memory_kinds();
+            const bool across_link =
+                pair.kind < exporter_kinds.size() && (exporter_kinds[pair.kind].flags & VRB_MEMORY_HOST_MEMORY);
             for (std::size_t op = 0; op < ops.size(); ++op) {
                 const vrb_op_kind kind = ops[op];
                 ProbeResult r = interop::make_pair_result(ctx, id(), pair);
@@ -152,6 +157,11 @@ class InteropBandwidthProbe final : public Probe {
                     const Figure theirs = measure(ctx.device, kind, imported, bytes, plan);
                     const Figure &mine = own_figure(op);
                     set_bandwidth(r, theirs.timing, moved, ctx, moved);
+                    if (across_link)
+                        check_link_bound(r, ctx.record,
+                                         link_directions(bytes_moved(kind, interop_bandwidth_width,
+                                                                     bytes / interop_bandwidth_width)),
+                                         fmt::format("{} on host memory {} shares", op_name(kind), pair.exporter_id));
                     const double own_gb =
                         static_cast<double>(moved) / summarize(mine.timing.seconds).median / bytes_per_gb;
                     const double imported_gb =

@@ -6,6 +6,7 @@
 #include "stream_plan.hpp"
 #include "stream_point.hpp"
 
+#include <vrambench/core/measurement/link_bound.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/results/device_record.hpp>
@@ -109,6 +110,11 @@ class KindsProbe final : public Probe {
                 ProbeResult r = result(op);
                 r.parameters["passes"] = point.parameters.value("passes", 1);
                 point.parameters = r.parameters;
+                // A kernel on host memory reads and writes it across the link.
+                if (info.flags & VRB_MEMORY_HOST_MEMORY)
+                    check_link_bound(point, ctx.record,
+                                     link_directions(bytes_moved(op, kinds_width, bytes / kinds_width)),
+                                     fmt::format("{} on memory kind {}", op_name(op), module_text(info.name)));
                 if (point.value) {
                     if (n == 0) base[op] = *point.value;
                     if (base.count(op) && base[op] > 0)

@@ -5,6 +5,7 @@
 #include "curve_probes.hpp"
 #include "probe_plans.hpp"
 
+#include <vrambench/core/measurement/link_bound.hpp>
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
@@ -28,6 +29,7 @@ struct Route {
     std::string name; // "host-to-device", ...
     uint32_t src, dst;
     bool both = false; // src -> dst and dst-kind -> src-kind at once
+    bool host = false; // one end is host memory: the bytes cross the link
 };
 
 std::optional<uint32_t> find(const DeviceRecord &d, uint32_t with, uint32_t without = 0)
@@ -48,9 +50,9 @@ std::vector<Route> routes(const DeviceRecord &d)
         const auto host = find(d, VRB_MEMORY_HOST_MEMORY | flag);
         if (!host) continue;
         const std::string kind = flag == VRB_MEMORY_PINNED ? "pinned" : "pageable";
-        out.push_back({"host-to-device " + kind, *host, device});
-        out.push_back({"device-to-host " + kind, device, *host});
-        out.push_back({"both-directions " + kind, *host, device, true});
+        out.push_back({"host-to-device " + kind, *host, device, false, true});
+        out.push_back({"device-to-host " + kind, device, *host, false, true});
+        out.push_back({"both-directions " + kind, *host, device, true, true});
     }
     out.push_back({"device-to-device", device, device});
     // One kind may play several parts (the host backend has one kind): each pair once.
@@ -157,8 +159,9 @@ class TransferProbe final : public Probe {
                     const uint64_t bytes = sizes[i];
                     ctx.progress(fmt::format("{} {}", route.name, format_size(bytes)),
                                  (n + static_cast<double>(i) / sizes.size()) / all.size());
-                    const ProbeResult point =
+                    ProbeResult point =
                         measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(), transfer_seed_scramble + i);
+                    if (route.host) check_link_bound(point, ctx.record, route.both ? 2 : 1, route.name);
                     // "Both directions" is only true where the copies ran at once.
                     if (point.parameters.value("directions_at_once", true) == false) {
                         r.parameters["directions_at_once"] = false;
@@ -176,7 +179,9 @@ class TransferProbe final : public Probe {
                 ctx.emit(std::move(r));
                 continue;
             }
-            ctx.emit(curve.finish(std::move(r), nullptr));
+            ProbeResult finished = curve.finish(std::move(r), nullptr);
+            if (route.host) check_link_bound(finished, ctx.record, route.both ? 2 : 1, route.name);
+            ctx.emit(std::move(finished));
         }
     }
 

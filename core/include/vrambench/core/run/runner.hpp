@@ -48,7 +48,7 @@ struct RunObserver {
 struct RunOutcome {
     nlohmann::json document; // the result set, schema v1
     ExitCode exit = ExitCode::ok;
-    std::size_t suspect_results = 0; // figures above the device's peak past its cache
+    std::size_t suspect_results = 0; // figures above the peak past the cache, or above the link
 };
 
 // The probes the patterns select, in run order; UsageError for a pattern matching none.
