@@ -1,5 +1,7 @@
 #include "host_buffer.hpp"
 
+#include "host_access.hpp"
+
 namespace vrb::vulkan {
 
 void set_sharing(VkBufferCreateInfo &info, const std::vector<uint32_t> &families)
@@ -29,23 +31,9 @@ HostBuffer::HostBuffer(VkDevice device, const VkPhysicalDeviceMemoryProperties &
 
     VkMemoryRequirements requirements;
     vkGetBufferMemoryRequirements(device, buffer, &requirements);
-    // Cached memory makes host reads fast; coherent memory needs no flushes.
-    constexpr VkMemoryPropertyFlags visible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
-    constexpr VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    constexpr VkMemoryPropertyFlags cached = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-    const VkMemoryPropertyFlags preferences[] = {visible | coherent | cached, visible | coherent, visible};
-    uint32_t type = UINT32_MAX;
-    for (VkMemoryPropertyFlags wanted : preferences) {
-        for (uint32_t t = 0; t < memory.memoryTypeCount && type == UINT32_MAX; ++t) {
-            const VkMemoryPropertyFlags flags = memory.memoryTypes[t].propertyFlags;
-            if ((requirements.memoryTypeBits & (1u << t)) && (flags & wanted) == wanted &&
-                !(flags & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD)))
-                type = t;
-        }
-        if (type != UINT32_MAX) break;
-    }
+    const uint32_t type = choose_host_buffer_type(memory, requirements.memoryTypeBits);
     if (type == UINT32_MAX) fail(VRB_ERROR_UNSUPPORTED, "the device offers no host-visible memory for buffers");
-    coherent_ = memory.memoryTypes[type].propertyFlags & coherent;
+    coherent_ = memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
 
     VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     allocate.allocationSize = requirements.size;

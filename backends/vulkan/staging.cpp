@@ -3,6 +3,7 @@
 #include "buffer.hpp"
 #include "commands.hpp"
 #include "device.hpp"
+#include "host_access.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -11,9 +12,10 @@ namespace vrb::vulkan {
 
 namespace {
 
-bool direct(const Buffer &buffer)
+bool direct(const Buffer &buffer, uint64_t bytes)
 {
-    return buffer.mapped() && !buffer.device()->options().always_stage;
+    return choose_host_path(buffer.kind().properties, bytes, buffer.device()->options().always_stage) ==
+           HostPath::Mapping;
 }
 
 // A mapped range of non-coherent memory, widened to whole atoms as Vulkan requires.
@@ -54,7 +56,7 @@ void upload(Buffer &buffer, uint64_t offset, const void *source, uint64_t bytes)
 {
     const auto *from = static_cast<const std::byte *>(source);
     Device &device = *buffer.device();
-    if (direct(buffer)) {
+    if (direct(buffer, bytes)) {
         for (const CopyRegion &r : split_copy(offset, buffer.segment_bytes(), 0, UINT64_MAX, bytes)) {
             const Segment &segment = buffer.segments()[r.src_segment];
             std::memcpy(static_cast<std::byte *>(segment.mapping.get()) + r.src_offset, from + r.dst_offset, r.bytes);
@@ -85,7 +87,7 @@ void download(Buffer &buffer, uint64_t offset, void *destination, uint64_t bytes
 {
     auto *to = static_cast<std::byte *>(destination);
     Device &device = *buffer.device();
-    if (direct(buffer)) {
+    if (direct(buffer, bytes)) {
         for (const CopyRegion &r : split_copy(offset, buffer.segment_bytes(), 0, UINT64_MAX, bytes)) {
             const Segment &segment = buffer.segments()[r.src_segment];
             if (!buffer.coherent()) {

@@ -1,6 +1,7 @@
-// buffer_upload and buffer_download. Host-visible memory is copied through its
-// mapping; other memory through the device's staging buffer and vkCmdCopyBuffer, one
-// staging-sized chunk at a time, so buffers of any size move with a bounded footprint.
+// buffer_upload and buffer_download. Memory the host reaches quickly is copied through
+// its mapping; other memory (host_access.hpp decides) through the device's staging
+// buffer and vkCmdCopyBuffer, one staging-sized chunk at a time, so buffers of any size
+// move with a bounded footprint.
 // The range lies inside the buffer and the pointer is set (make_table checked both).
 #pragma once
 
