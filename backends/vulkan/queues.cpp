@@ -1,6 +1,9 @@
 #include "queues.hpp"
 
+#include <vrambench/plugin.h>
 #include <vrambench/plugin_support.hpp>
+
+#include <algorithm>
 
 #include <optional>
 
@@ -58,6 +61,15 @@ QueuePlan plan_queues(const std::vector<VkQueueFamilyProperties> &families)
         }
     }
     return plan;
+}
+
+CopyQueue transfer_queue(const std::vector<CopyEnds> &copies)
+{
+    auto device_local = [](uint32_t flags) { return (flags & VRB_MEMORY_DEVICE_LOCAL) != 0; };
+    const bool within_device = !copies.empty() && std::all_of(copies.begin(), copies.end(), [&](const CopyEnds &c) {
+        return device_local(c.src_flags) && device_local(c.dst_flags);
+    });
+    return within_device ? CopyQueue::Compute : CopyQueue::Transfer;
 }
 
 } // namespace vrb::vulkan

@@ -160,6 +160,17 @@ uint32_t run_transfer(Device &device, const vrb_operation &op, uint32_t repetiti
         copies.push_back(plan_copy(op.src2, op.dst2, op.count));
     }
     const QueuePlan &plan = device.queues();
+    std::vector<CopyEnds> ends;
+    for (const Copy &copy : copies)
+        ends.push_back({copy.src->kind().flags, copy.dst->kind().flags});
+    if (transfer_queue(ends) == CopyQueue::Compute) {
+        device.context().log(VRB_LOG_DEBUG, "TRANSFER within device memory runs on the compute queue (family " +
+                                                std::to_string(plan.compute.family) + ")");
+        return run_on_one_queue(device, plan.compute, copies, repetitions, passes, seconds);
+    }
+    device.context().log(VRB_LOG_DEBUG, std::string("TRANSFER runs on ") +
+                                            (plan.dedicated_transfer ? "the copy engine" : "the compute queue") +
+                                            " (family " + std::to_string(plan.transfer.family) + ")");
     if (both_ways && plan.two_transfer_queues)
         return run_on_two_queues(device, {plan.transfer, plan.second_transfer}, copies, repetitions, passes, seconds);
     return run_on_one_queue(device, plan.transfer, copies, repetitions, passes, seconds);

@@ -1,5 +1,6 @@
-// TRANSFER: vkCmdCopyBuffer on the copy engine (a transfer-only queue family where the
-// device has one), between any two buffers of any kinds. With src2 and dst2 set, both
+// TRANSFER: vkCmdCopyBuffer between any two buffers of any kinds, on the copy engine (a
+// transfer-only queue family where the device has one), or on the compute queue where
+// every copy stays within device-local memory (queues.hpp). With src2 and dst2 set, both
 // copies run at once: on two queues where the device has them (each repetition is the
 // span from the first start to the last end, on the host's clock: see
 // run_on_two_queues), else side by side in one submission.

@@ -1,6 +1,8 @@
 // Queue choice on the queue-family layouts of real devices.
 #include "queues.hpp"
 
+#include <vrambench/plugin.h>
+
 #include <vrambench/plugin_support.hpp>
 
 #include <gtest/gtest.h>
@@ -68,6 +70,28 @@ TEST(Queues, prefer_a_compute_family_with_timestamps)
 TEST(Queues, refuse_a_device_that_cannot_compute)
 {
     EXPECT_THROW(plan_queues({family(Graphics | Transfer, 1)}), plugin::Failure);
+}
+
+constexpr uint32_t DeviceMemory = VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_DEVICE_LOCAL;
+constexpr uint32_t Bar = DeviceMemory | VRB_MEMORY_HOST_VISIBLE | VRB_MEMORY_HOST_COHERENT;
+constexpr uint32_t Pinned = VRB_MEMORY_DEVICE_ACCESS | VRB_MEMORY_HOST_VISIBLE | VRB_MEMORY_HOST_COHERENT |
+                            VRB_MEMORY_HOST_MEMORY | VRB_MEMORY_PINNED;
+
+TEST(TransferQueue, copies_within_device_memory_run_on_the_compute_queue)
+{
+    EXPECT_EQ(transfer_queue({{DeviceMemory, DeviceMemory}}), CopyQueue::Compute);
+    EXPECT_EQ(transfer_queue({{Bar, DeviceMemory}}), CopyQueue::Compute);
+    EXPECT_EQ(transfer_queue({{DeviceMemory, DeviceMemory}, {DeviceMemory, Bar}}), CopyQueue::Compute);
+}
+
+TEST(TransferQueue, copies_to_or_from_host_memory_keep_the_transfer_queue)
+{
+    EXPECT_EQ(transfer_queue({{Pinned, DeviceMemory}}), CopyQueue::Transfer);
+    EXPECT_EQ(transfer_queue({{DeviceMemory, Pinned}}), CopyQueue::Transfer);
+    EXPECT_EQ(transfer_queue({{Pinned, Pinned}}), CopyQueue::Transfer);
+    // Both directions at once, one of them over the bus: the copy engines take both.
+    EXPECT_EQ(transfer_queue({{DeviceMemory, DeviceMemory}, {Pinned, DeviceMemory}}), CopyQueue::Transfer);
+    EXPECT_EQ(transfer_queue({}), CopyQueue::Transfer);
 }
 
 } // namespace
