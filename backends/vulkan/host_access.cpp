@@ -1,5 +1,7 @@
 #include "host_access.hpp"
 
+#include <initializer_list>
+
 namespace vrb::vulkan {
 
 HostPath choose_host_path(VkMemoryPropertyFlags properties, uint64_t bytes, bool always_stage)
