@@ -66,6 +66,26 @@ TEST(FitCard, ACapacityTotalCutByTheBudgetGivesWayToReportedFree)
     EXPECT_EQ(*c.host_read_gb_per_s, c.read_gb_per_s);
 }
 
+// The H200's first run: --memory-limit 100% made the budget all the free memory, so
+// the chunks that stopped at it had filled the card; its capacity.report free figure
+// was taken while the run's pool still held 16 GB, and is not what a process can hold.
+TEST(FitCard, ACapacityTotalStoppedByABudgetOfAllFreeMemoryIsWhatTheCardHolds)
+{
+    const json set =
+        vrb::read_result_file(std::string(VRAMBENCH_TEST_DATA) + "/../../results/nvidia-h200-cuda/standard.json");
+    const Card c = card_from_result_set(set, "standard.json", "cuda:0");
+    EXPECT_EQ(c.available_bytes, 149518548992.0);
+    EXPECT_EQ(c.available_rule, "capacity.total: what one process held at once");
+    EXPECT_EQ(c.card_bytes, 150109880320.0);
+    EXPECT_NEAR(c.read_gb_per_s, 4530.3, 0.1);
+    // The same set with a budget a gigabyte under the free memory was cut short.
+    json cut = set;
+    for (json &r : cut["results"])
+        if (r["probe"] == "capacity.total") r["parameters"]["budget_bytes"] = 148478361600.0;
+    const Card short_of = card_from_result_set(cut, "standard.json", "cuda:0");
+    EXPECT_NE(short_of.available_rule.find("stopped at the run's budget"), std::string::npos);
+}
+
 TEST(FitCard, ASetWithoutCapacityFiguresSaysWhichProbesToRun)
 {
     json set = published_set();

@@ -190,7 +190,22 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
     // A plain double beside the flag: GCC 12 takes an optional's value read here for uninitialized.
     const bool free = reported_free.result != nullptr;
     const double free_bytes = free ? figure(reported_free, "capacity.report free", "bytes") : 0;
-    const bool total_cut = total.result && text_or(object_or_empty(*total.result, "extra"), "ended_by", "") == "budget";
+    // A budget of all the free memory (--memory-limit 100%) stops the chunks where the
+    // card is full: only a smaller one cut capacity.total short (an H200's 100% budget
+    // was 1.2 MB under what the API reported free, and the chunks held 139.25 GiB).
+    const auto budget_below_free = [](const json &r) {
+        const json &e = object_or_empty(r, "extra");
+        const double budget = parameter_number(r, "budget_bytes");
+        const double reported = e.contains("reported_free_bytes") && e["reported_free_bytes"].is_number()
+                                    ? e["reported_free_bytes"].get<double>()
+                                    : 0;
+        // Within one chunk of it is all of it: the chunks could not tell the two apart.
+        const double chunk = parameter_number(r, "chunk_bytes");
+        return !(budget > 0 && reported > 0 && budget + chunk >= reported);
+    };
+    const bool total_cut = total.result &&
+                           text_or(object_or_empty(*total.result, "extra"), "ended_by", "") == "budget" &&
+                           budget_below_free(*total.result);
     if (total.result && !total_cut) {
         c.available_bytes = figure(total, "capacity.total", "bytes");
         c.available_rule = "capacity.total: what one process held at once";
