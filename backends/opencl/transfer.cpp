@@ -95,8 +95,12 @@ void enqueue_copy(cl_command_queue queue, const vrb_operand &from, const vrb_ope
                   HostMappings &mappings, std::vector<EventHandle> &events)
 {
     const Buffer &src = buffer_of(from), &dst = buffer_of(to);
-    // Host to host has no link to cross: the driver copies between the buffers.
-    const bool src_host = host_side(src) && !host_side(dst), dst_host = host_side(dst) && !host_side(src);
+    // Only a copy between host memory and the device's own buffers crosses the link: one
+    // with SVM on the other side already names a host address there, and host to host
+    // is the driver's to copy between the buffers.
+    const bool src_device = src.kind().allocation == Allocation::Buffer;
+    const bool dst_device = dst.kind().allocation == Allocation::Buffer;
+    const bool src_host = host_side(src) && dst_device, dst_host = host_side(dst) && src_device;
     for (const CopyRegion &r : split_copy(from.offset, src.segment_bytes(), to.offset, dst.segment_bytes(), bytes)) {
         const Side s = side_of(src.segments()[r.src_segment], r.src_offset, src_host, mappings);
         const Side d = side_of(dst.segments()[r.dst_segment], r.dst_offset, dst_host, mappings);
