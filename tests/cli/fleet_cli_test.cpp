@@ -22,6 +22,15 @@ std::string fleet_data(const std::string &name)
     return std::string(VRAMBENCH_TEST_DATA) + "/fleet/" + name;
 }
 
+// compare --fleet on the recorded fleets alone: the published sets under results/ are
+// references too (a card model they hold would be judged against them), and what is
+// published must not move these tests.
+ProcessResult fleet_compare(std::vector<std::string> args)
+{
+    args.insert(args.begin(), "compare");
+    return vrambench(std::move(args), {"VRAMBENCH_RESULTS="});
+}
+
 using vrb::test::ScratchFolder;
 
 // srun's stand-in: records its arguments, drops its own options and starts the task
@@ -60,7 +69,7 @@ std::string short_host()
 
 TEST(CliFleet, CompareFleetNamesThePlantedSlowCardAndExits5)
 {
-    const ProcessResult r = vrambench({"compare", "--fleet", fleet_data("planted")});
+    const ProcessResult r = fleet_compare({"--fleet", fleet_data("planted")});
     EXPECT_EQ(r.exit_code, 5) << r.err;
     EXPECT_NE(r.err.find("outlier: gpu-a03 pci:0000:3b:00.0: copy"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("outlier: gpu-a03 pci:0000:3b:00.0: triad"), std::string::npos) << r.err;
@@ -71,7 +80,7 @@ TEST(CliFleet, CompareFleetNamesThePlantedSlowCardAndExits5)
 
 TEST(CliFleet, CompareFleetOfEvenCardsNamesNoneAndExits0)
 {
-    const ProcessResult r = vrambench({"compare", "--fleet", fleet_data("even"), "--format", "json"});
+    const ProcessResult r = fleet_compare({"--fleet", fleet_data("even"), "--format", "json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["outliers"], 0);
@@ -82,23 +91,22 @@ TEST(CliFleet, CompareFleetOfEvenCardsNamesNoneAndExits0)
 TEST(CliFleet, AWiderRuleLetsThePlantedCardPass)
 {
     const ProcessResult r =
-        vrambench({"compare", "--fleet", fleet_data("planted"), "--mad-factor", "100", "--min-deviation", "0.2"});
+        fleet_compare({"--fleet", fleet_data("planted"), "--mad-factor", "100", "--min-deviation", "0.2"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 TEST(CliFleet, CompareFleetRefusesFilesBesideItAMissingFolderAndFormatsItCannotPrint)
 {
-    EXPECT_EQ(vrambench({"compare", "--fleet", fleet_data("even"), fleet_data("even/gpu-a01_pci-0000-19-00.0.json")})
-                  .exit_code,
-              2);
-    const ProcessResult missing = vrambench({"compare", "--fleet", "/nonexistent/fleet"});
+    EXPECT_EQ(
+        fleet_compare({"--fleet", fleet_data("even"), fleet_data("even/gpu-a01_pci-0000-19-00.0.json")}).exit_code, 2);
+    const ProcessResult missing = fleet_compare({"--fleet", "/nonexistent/fleet"});
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("/nonexistent/fleet"), std::string::npos) << missing.err;
-    EXPECT_EQ(vrambench({"compare", "--fleet", fleet_data("even"), "--format", "csv"}).exit_code, 2);
-    EXPECT_EQ(vrambench({"compare", "--fleet", fleet_data("even"), "--fail-below", "0.9"}).exit_code, 2);
-    EXPECT_EQ(vrambench({"compare", "--fleet", fleet_data("even"), "--min-deviation", "-1"}).exit_code, 2);
+    EXPECT_EQ(fleet_compare({"--fleet", fleet_data("even"), "--format", "csv"}).exit_code, 2);
+    EXPECT_EQ(fleet_compare({"--fleet", fleet_data("even"), "--fail-below", "0.9"}).exit_code, 2);
+    EXPECT_EQ(fleet_compare({"--fleet", fleet_data("even"), "--min-deviation", "-1"}).exit_code, 2);
     // Without --fleet, compare still needs two files.
-    EXPECT_EQ(vrambench({"compare", fleet_data("even/gpu-a01_pci-0000-19-00.0.json")}).exit_code, 2);
+    EXPECT_EQ(fleet_compare({fleet_data("even/gpu-a01_pci-0000-19-00.0.json")}).exit_code, 2);
 }
 
 TEST(CliFleet, CompareFleetNamesAFileThatIsNotAResultSet)
@@ -106,7 +114,7 @@ TEST(CliFleet, CompareFleetNamesAFileThatIsNotAResultSet)
     ScratchFolder folder("vrb-fleet-cli");
     fs::copy(fleet_data("even"), folder.path());
     std::ofstream(folder.path() / "gpu-a05_pci-0000-19-00.0.json") << "{\"truncated\": ";
-    const ProcessResult r = vrambench({"compare", "--fleet", folder.path().string()});
+    const ProcessResult r = fleet_compare({"--fleet", folder.path().string()});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("gpu-a05_pci-0000-19-00.0.json"), std::string::npos) << r.err;
 }
