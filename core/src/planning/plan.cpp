@@ -18,6 +18,7 @@ Throughput assumed_throughput(const DeviceRecord &device)
         t.first_touch_gb_per_s = 0;
         t.cache_load_ns = 200;
         t.memory_load_ns = 700;
+        t.warm_seconds_per_point = kGpuWarmSeconds;
     }
     const PeakChoice peak = device.peak();
     if (peak.gb_per_s) {
@@ -38,6 +39,7 @@ double estimate_seconds(const Cost &cost, const Throughput &t)
                            r.memory_loads * t.memory_load_ns * 1e-9 + t.seconds_per_run;
         const double calibration = one >= 10 * r.floor_seconds ? std::min(r.calibration, 1.0) : r.calibration;
         seconds += (r.runs + calibration) * std::max(one, r.floor_seconds);
+        if (r.calibration > 0) seconds += t.warm_seconds_per_point;
     }
     return seconds;
 }

@@ -7,6 +7,7 @@
 
 #include <vrambench/core/measurement/measure.hpp>
 #include <vrambench/core/measurement/plateaus.hpp>
+#include <vrambench/core/planning/plan.hpp>
 
 #include <functional>
 #include <span>
@@ -40,11 +41,8 @@ struct PointTiming {
 // that ignores passes reports one, and the figure is then computed from one. The
 // `warmups` runs are made only when the search's last runs were not at the final passes
 // (its runs at the final passes warm as well as they would). On a GPU the timed runs
-// then follow at least kGpuWarmSeconds of runs in one call, back to back: a GPU lowers
-// its clocks when it finds itself idle (between points, while the host checks an
-// answer), and a few runs of a millisecond do not bring them back up (an H200 under
-// Vulkan timed points at 500-700 MHz of its 1980 without it).
-inline constexpr double kGpuWarmSeconds = 0.05;
+// then follow at least kGpuWarmSeconds (planning/plan.hpp) of runs in one call, back to
+// back, so a card that clocked down while idle is timed at its clocks.
 PointTiming time_point(Device &device, vrb_operation op, uint32_t warmups, uint32_t repetitions, double target_seconds);
 // The same over any way of running: run(op, repetitions) answers as Device::run does;
 // `backend` names the module in a timing error; `warm_seconds` is the least time of

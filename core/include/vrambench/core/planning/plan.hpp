@@ -53,8 +53,17 @@ struct Throughput {
     // 2 GiB ran at 0.28 GB/s on a 2-vCPU Zen 4 VM (1.9 GB/s on 4 KiB pages). 0: free,
     // as a GPU's memory is backed when allocated.
     double first_touch_gb_per_s = 0.5;
+    // Back-to-back runs before a point's timed ones (time_point(), kGpuWarmSeconds on a
+    // GPU), for each point whose passes are searched for (calibration > 0).
+    double warm_seconds_per_point = 0;
     std::string source; // where device_gb_per_s comes from, in words
 };
+
+// How long a GPU runs a point's operation back to back before timing it: a GPU lowers
+// its clocks when it finds itself idle (between points, while the host checks an
+// answer), and a few runs of a millisecond do not bring them back up (an H200 under
+// Vulkan timed points at 500-700 MHz of its 1980 without it).
+inline constexpr double kGpuWarmSeconds = 0.05;
 
 // 70 % of the device's peak when one is known, else an assumed 10 GB/s; latencies and
 // per-run overheads assumed for a CPU or a GPU.
