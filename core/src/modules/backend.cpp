@@ -246,8 +246,15 @@ Device::Device(std::shared_ptr<const Backend> backend, vrb_device *handle, uint3
     : backend_(std::move(backend)), module_(backend_->module_ptr()), handle_(handle), index_(index),
       pool_(std::make_shared<BufferPool>(module_, handle_))
 {
-    const uint32_t type = describe().type;
-    gpu_ = type == VRB_DEVICE_DISCRETE_GPU || type == VRB_DEVICE_INTEGRATED_GPU || type == VRB_DEVICE_VIRTUAL_GPU;
+}
+
+bool Device::is_gpu() const
+{
+    if (!gpu_) {
+        const uint32_t type = describe().type;
+        gpu_ = type == VRB_DEVICE_DISCRETE_GPU || type == VRB_DEVICE_INTEGRATED_GPU || type == VRB_DEVICE_VIRTUAL_GPU;
+    }
+    return *gpu_;
 }
 
 vrb_device_info Device::describe() const

@@ -99,9 +99,10 @@ class Device {
     Device &operator=(const Device &) = delete;
 
     uint32_t index() const { return index_; }
-    // Whether the device is a GPU (discrete, integrated or virtual), as described when
-    // it was opened: a GPU lowers its clocks when idle, a CPU's figures need no warming.
-    bool is_gpu() const { return gpu_; }
+    // Whether the device is a GPU (discrete, integrated or virtual), as first described:
+    // a GPU lowers its clocks when idle, a CPU's figures need no warming. Throws
+    // BackendError as describe() does.
+    bool is_gpu() const;
     // The description as the API gives it now: free memory moves while a run goes on.
     vrb_device_info describe() const;
     std::vector<vrb_memory_kind_info> memory_kinds() const;
@@ -142,7 +143,7 @@ class Device {
     std::shared_ptr<Module> module_;
     vrb_device *handle_;
     uint32_t index_;
-    bool gpu_ = false;
+    mutable std::optional<bool> gpu_;
     std::shared_ptr<BufferPool> pool_; // emptied before the device closes
 };
 
