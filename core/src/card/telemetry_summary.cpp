@@ -10,6 +10,17 @@
 
 namespace vrb {
 
+namespace {
+
+// The median of values already in order (not empty).
+double sorted_median(const std::vector<double> &values)
+{
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+} // namespace
+
 bool is_throttling_reason(const std::string &reason)
 {
     static const std::set<std::string> throttling = {"power-cap", "hw-slowdown", "sw-thermal", "hw-thermal",
@@ -48,9 +59,7 @@ nlohmann::json summarize_telemetry(const std::vector<TelemetrySample> &samples, 
             continue;
         }
         std::sort(values.begin(), values.end());
-        const std::size_t n = values.size();
-        const double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-        figures[figure] = {{"min", values.front()}, {"median", median}, {"max", values.back()}};
+        figures[figure] = {{"min", values.front()}, {"median", sorted_median(values)}, {"max", values.back()}};
     }
     std::set<std::string> reasons;
     bool reasons_known = false;
@@ -101,8 +110,7 @@ nlohmann::json with_clocked_down(nlohmann::json throttled, const std::vector<Tel
             clocks.push_back(it->second);
     if (clocks.empty() || peak_mhz <= 0) return throttled;
     std::sort(clocks.begin(), clocks.end());
-    const std::size_t n = clocks.size();
-    const double median = n % 2 ? clocks[n / 2] : (clocks[n / 2 - 1] + clocks[n / 2]) / 2;
+    const double median = sorted_median(clocks);
     if (median >= kClockedDownShare * peak_mhz) return throttled;
     const auto low = static_cast<std::size_t>(
         std::count_if(clocks.begin(), clocks.end(), [&](double c) { return c < kClockedDownShare * peak_mhz; }));

@@ -194,11 +194,8 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
     // card is full: only a smaller one cut capacity.total short (an H200's 100% budget
     // was 1.2 MB under what the API reported free, and the chunks held 139.25 GiB).
     const auto budget_below_free = [](const json &r) {
-        const json &e = object_or_empty(r, "extra");
         const double budget = parameter_number(r, "budget_bytes");
-        const double reported = e.contains("reported_free_bytes") && e["reported_free_bytes"].is_number()
-                                    ? e["reported_free_bytes"].get<double>()
-                                    : 0;
+        const double reported = number_or(object_or_empty(r, "extra"), "reported_free_bytes", 0);
         // Within one chunk of it is all of it: the chunks could not tell the two apart.
         const double chunk = parameter_number(r, "chunk_bytes");
         return !(budget > 0 && reported > 0 && budget + chunk >= reported);
