@@ -66,6 +66,13 @@ Device::Device(const DeviceEntry &entry, const std::string &id, const vrb_host_t
     second_queue_ = make_queue(context_.get(), device_);
     program_ = std::make_unique<Program>(context_.get(), device_,
                                          id_ + " (" + device_string(device_, CL_DEVICE_NAME) + ")", local_size_, cpu_);
+    if (!program_->registers().empty()) {
+        std::string said = id_ + ": registers a work-item, from the driver's build log:";
+        for (const auto &[kernel, registers] : program_->registers())
+            said += " " + kernel + " " + std::to_string(registers) + " (" +
+                    std::to_string(gpu_groups_per_unit(registers, local_size_)) + " groups a unit)";
+        log(host_, VRB_LOG_DEBUG, said);
+    }
 }
 
 void Device::describe(uint32_t kind, vrb_memory_kind_info &info) const
@@ -104,20 +111,17 @@ void Device::check_cancelled() const
         plugin::fail(VRB_ERROR_CANCELLED, "cancelled by the host");
 }
 
-uint64_t Device::whole_set_groups_for(uint64_t items) const
+Geometry Device::geometry(const std::string &kernel) const
 {
-    return whole_set_groups({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, items);
+    Geometry g{cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0};
+    g.groups_per_unit = gpu_groups_per_unit(program_->registers(kernel), local_size_);
+    return g;
 }
 
-bool Device::streaming_stores_for(uint64_t dst_bytes) const
+void log(const vrb_host_table *host, int32_t level, const std::string &message)
 {
-    return streaming_stores({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, dst_bytes,
-                            cache_bytes_);
-}
-
-uint64_t Device::groups_for(uint64_t items, uint32_t passes) const
-{
-    return launch_groups({cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0}, items, passes);
+    if (host && host->struct_size >= offsetof(vrb_host_table, log) + sizeof host->log && host->log)
+        host->log(host->user, level, message.c_str());
 }
 
 cl_mem Device::results(uint64_t slots)

@@ -4,6 +4,7 @@
 
 #include "buffer.hpp"
 #include "cl.hpp"
+#include "geometry.hpp"
 #include "memory_kinds.hpp"
 #include "options.hpp"
 #include "platforms.hpp"
@@ -17,6 +18,9 @@
 #include <vector>
 
 namespace vrb::opencl {
+
+// A message to the host's log, where the host offers one.
+void log(const vrb_host_table *host, int32_t level, const std::string &message);
 
 class Device {
   public:
@@ -45,9 +49,9 @@ class Device {
     // A results buffer of at least `slots` two-word slots.
     cl_mem results(uint64_t slots);
     std::vector<cl_ulong> read_results(uint64_t slots);
-    uint64_t groups_for(uint64_t items, uint32_t passes) const;
-    uint64_t whole_set_groups_for(uint64_t items) const; // geometry.hpp's whole_set_groups
-    bool streaming_stores_for(uint64_t dst_bytes) const; // geometry.hpp's streaming_stores
+    // The launch geometry of `kernel`: the device's shape, with the groups a unit keeps
+    // resident of that kernel.
+    Geometry geometry(const std::string &kernel) const;
 
     const vrb_host_table *host_;
     std::string id_;

@@ -1,5 +1,7 @@
 #include "geometry.hpp"
 
+#include "nvidia_residency.hpp"
+
 #include <algorithm>
 
 namespace vrb::opencl {
@@ -22,7 +24,7 @@ uint64_t launch_groups(const Geometry &g, uint64_t items, uint32_t passes)
     // set on every pass, as a pass over all of it does.
     const bool one_wave = !g.cpu && passes > 1 && !g.groups_chosen;
     const uint64_t most = per_unit   ? g.compute_units
-                          : one_wave ? std::min(g.compute_units * kGroupsPerGpuUnit, g.max_groups)
+                          : one_wave ? std::min(g.compute_units * g.groups_per_unit, g.max_groups)
                                      : g.max_groups;
     return std::clamp<uint64_t>(needed, 1, std::max<uint64_t>(most, 1));
 }
@@ -31,8 +33,17 @@ uint64_t whole_set_groups(const Geometry &g, uint64_t items)
 {
     if (g.cpu || g.groups_chosen || items == 0) return 0;
     const uint64_t groups =
-        std::clamp<uint64_t>(g.compute_units * kGroupsPerGpuUnit, 1, std::max<uint64_t>(g.max_groups, 1));
+        std::clamp<uint64_t>(g.compute_units * g.groups_per_unit, 1, std::max<uint64_t>(g.max_groups, 1));
     return items < groups * std::max<uint32_t>(g.local_size, 1) ? groups : 0;
+}
+
+uint64_t gpu_groups_per_unit(uint32_t registers, uint32_t local_size)
+{
+    // Registers are said only by NVIDIA's driver, whose SMs hold 64 warps of 32 where
+    // kGroupsPerGpuUnit groups of 256 would.
+    if (registers == 0 || local_size == 0) return kGroupsPerGpuUnit;
+    const uint32_t warps = static_cast<uint32_t>(kGroupsPerGpuUnit * local_size / 32);
+    return std::min<uint64_t>(kGroupsPerGpuUnit, residency::nvidia_groups_per_sm(registers, local_size, warps));
 }
 
 bool streaming_stores(const Geometry &g, uint64_t dst_bytes, uint64_t cache_bytes)

@@ -102,11 +102,13 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     uint32_t svm = 0;
     for (int role = 0; role < 3; ++role)
         if (walk_of[role] >= 0) svm |= svm_arguments(*buffers[walk_of[role]], role);
-    cl_kernel kernel = program_->kernel(std::string(shape.kernel) + "_w" + std::to_string(lanes), svm);
+    const std::string kernel_name = std::string(shape.kernel) + "_w" + std::to_string(lanes);
+    cl_kernel kernel = program_->kernel(kernel_name, svm);
+    const Geometry geometry = this->geometry(kernel_name);
     // A sweep's stream operation on a set below one wave: every group walks it whole, so
     // a pass moves it once per group (the passes made say so) and group 0's sum is the answer.
     const bool sweep_op = op.kind != VRB_OP_FILL && op.kind != VRB_OP_CHECK && op.kind != VRB_OP_STRIDED_READ;
-    const uint64_t whole = sweep_op && pieces.size() == 1 ? whole_set_groups_for(pieces[0].count) : 0;
+    const uint64_t whole = sweep_op && pieces.size() == 1 ? whole_set_groups(geometry, pieces[0].count) : 0;
     const cl_uint asked = plugin::operation_passes(op);
     const cl_uint passes = whole ? std::max<cl_uint>(1, std::min<uint64_t>(asked, UINT32_MAX / whole)) : asked;
     out.passes = whole ? static_cast<uint32_t>(passes * whole) : passes;
@@ -114,7 +116,7 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     std::vector<uint64_t> groups(pieces.size()), slots(pieces.size());
     uint64_t total_slots = 0;
     for (std::size_t p = 0; p < pieces.size(); ++p) {
-        groups[p] = whole ? whole : groups_for(pieces[p].count, passes);
+        groups[p] = whole ? whole : launch_groups(geometry, pieces[p].count, passes);
         slots[p] = total_slots;
         total_slots += groups[p];
     }
@@ -124,7 +126,8 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     const bool elementwise =
         op.kind == VRB_OP_COPY || op.kind == VRB_OP_SCALE || op.kind == VRB_OP_ADD || op.kind == VRB_OP_TRIAD;
     const cl_uint flags =
-        (whole ? kWalkWholeSet : 0u) | (elementwise && streaming_stores_for(op.count * e) ? kStreamingStores : 0u);
+        (whole ? kWalkWholeSet : 0u) |
+        (elementwise && streaming_stores(geometry, op.count * e, cache_bytes_) ? kStreamingStores : 0u);
     const cl_uint pattern = op.kind == VRB_OP_WRITE ? cl_uint(VRB_PATTERN_RANDOM) : op.pattern;
 
     for (std::size_t r = 0; r < seconds.size(); ++r) {
@@ -235,12 +238,13 @@ void Device::run_gather_or_chase(const vrb_operation &op, std::span<double> seco
     const Buffer &index = buffer_of(op.src2);
     const std::vector<Access> walks{{op.src2.offset, 4}};
     const std::vector<Piece> pieces = pieces_of(op.count, 4, segment_bytes_, walks, {&index});
-    cl_kernel kernel = program_->kernel("gather_w" + std::to_string(op.element_bytes / 4),
-                                        svm_arguments(index, 0) | svm_arguments(chain, 2, 8));
+    const std::string kernel_name = "gather_w" + std::to_string(op.element_bytes / 4);
+    cl_kernel kernel = program_->kernel(kernel_name, svm_arguments(index, 0) | svm_arguments(chain, 2, 8));
+    const Geometry geometry = this->geometry(kernel_name);
     std::vector<uint64_t> groups(pieces.size()), slots(pieces.size());
     uint64_t total_slots = 0;
     for (std::size_t p = 0; p < pieces.size(); ++p) {
-        groups[p] = groups_for(pieces[p].count, passes);
+        groups[p] = launch_groups(geometry, pieces[p].count, passes);
         slots[p] = total_slots;
         total_slots += groups[p];
     }

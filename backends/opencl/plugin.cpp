@@ -10,12 +10,6 @@
 namespace vrb::opencl {
 namespace {
 
-void log(const vrb_host_table *host, int32_t level, const std::string &message)
-{
-    if (host && host->struct_size >= offsetof(vrb_host_table, log) + sizeof host->log && host->log)
-        host->log(host->user, level, message.c_str());
-}
-
 class Context {
   public:
     explicit Context(const vrb_host_table *host) : host_(host), found_(enumerate_devices())

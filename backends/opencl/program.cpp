@@ -1,5 +1,7 @@
 #include "program.hpp"
 
+#include "ptxas_log.hpp"
+
 #include "generated/opencl_common.hpp"
 #include "generated/opencl_pattern.hpp"
 #include "generated/opencl_width.hpp"
@@ -62,11 +64,21 @@ Program::Program(cl_context context, cl_device_id device, const std::string &dev
     // -w: some drivers (PoCL) print their compiler's warnings to stderr; errors still reach the log.
     std::string options = "-cl-std=CL1.2 -w -DLOCAL_SIZE=" + std::to_string(local_size);
     if (cpu) options += " -DCPU_TUNED";
+    // NVIDIA's driver then logs each kernel's registers, which bound the groups a unit
+    // keeps resident (geometry.hpp's gpu_groups_per_unit).
+    if (has_extension(device, "cl_nv_compiler_options")) options += " -cl-nv-verbose";
     status = clBuildProgram(program_.get(), 1, &device, options.c_str(), nullptr, nullptr);
     if (status != CL_SUCCESS)
         plugin::fail(VRB_ERROR_DEVICE, "OpenCL: the driver of " + device_name + " refused the kernels (" +
                                            error_name(status) + "); its build log:\n" +
                                            build_log(program_.get(), device));
+    registers_ = ptxas_registers(build_log(program_.get(), device));
+}
+
+uint32_t Program::registers(const std::string &name) const
+{
+    const auto found = registers_.find(name);
+    return found == registers_.end() ? 0 : found->second;
 }
 
 cl_kernel Program::kernel(const std::string &name, uint32_t svm_arguments)

@@ -26,10 +26,16 @@ class Program {
     // after it is set with clSetKernelArg, so each binding has an object of its own.
     cl_kernel kernel(const std::string &name, uint32_t svm_arguments = 0);
 
+    // Registers a work-item of kernel `name` takes, where the driver's build log says
+    // (NVIDIA's, built with -cl-nv-verbose); 0 elsewhere.
+    uint32_t registers(const std::string &name) const;
+    const std::map<std::string, uint32_t> &registers() const { return registers_; }
+
   private:
     cl_device_id device_;
     uint32_t local_size_;
     ProgramHandle program_;
+    std::map<std::string, uint32_t> registers_;
     std::map<std::pair<std::string, uint32_t>, KernelHandle> kernels_;
 };
 

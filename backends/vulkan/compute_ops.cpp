@@ -13,6 +13,7 @@
 #include <bit>
 #include <limits>
 #include <span>
+#include <string_view>
 #include <thread>
 
 namespace vrb::vulkan {
@@ -63,24 +64,29 @@ DeviceUnits units_of(const PhysicalDevice &d)
     units.cpu = d.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     units.cpu_threads = std::thread::hardware_concurrency();
     const uint32_t subgroup = d.has_subgroup && d.subgroup.subgroupSize ? d.subgroup.subgroupSize : 32;
+    units.subgroup_size = subgroup;
     if (d.has_sm) {
         units.compute_units = d.sm.shaderSMCount;
         units.resident_threads = d.sm.shaderWarpsPerSM * subgroup;
+        units.nvidia_sms = true;
     } else if (d.has_amd_cores) {
         const VkPhysicalDeviceShaderCorePropertiesAMD &c = d.amd_cores;
         units.compute_units = c.shaderEngineCount * c.shaderArraysPerEngineCount * c.computeUnitsPerShaderArray;
         units.resident_threads = c.simdPerComputeUnit * c.wavefrontsPerSimd * c.wavefrontSize;
+        units.simds_per_unit = c.simdPerComputeUnit;
     }
     return units;
 }
 
-// The device's dispatch shape with at most the workgroups that fill it once: each
-// invocation then walks a longer slice, `passes` times, instead of a small working set
-// being spread over more workgroups than run at once.
-DispatchShape filling_shape(const Device &device)
+// The device's dispatch shape with at most the workgroups of `shader` that fill it
+// once: each invocation then walks a longer slice, `passes` times, instead of a small
+// working set being spread over more workgroups than run at once.
+DispatchShape filling_shape(Device &device, std::string_view shader, LayoutKind kind)
 {
     DispatchShape shape = device.shape().dispatch;
-    const uint32_t fill = filling_groups(units_of(device.physical()), shape.local_size);
+    const DeviceUnits units = units_of(device.physical());
+    const ShaderResources needs = device.pipelines().resources(shader, kind, shape.local_size);
+    const uint32_t fill = filling_groups(units, shape.local_size, needs);
     if (fill) shape.max_groups = std::min(shape.max_groups, fill);
     return shape;
 }
@@ -200,7 +206,7 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
 
     const uint64_t element_stride = step / e; // in elements, between consecutive src1 reads
     // A sweep's stream operation on a set below one wave: every workgroup walks it whole.
-    const DispatchShape filling = filling_shape(device_);
+    const DispatchShape filling = filling_shape(device_, shader_, layout_kind_);
     const bool sweep_op = kind_ != VRB_OP_FILL && kind_ != VRB_OP_CHECK && kind_ != VRB_OP_STRIDED_READ;
     const bool units_known = filling_groups(units_of(device_.physical()), shape.dispatch.local_size) != 0;
     const uint32_t whole = sweep_op && units_known && pieces.size() == 1
@@ -354,7 +360,7 @@ void ComputeOperation::plan_gather_or_chase(const vrb_operation &op)
         plan.chain = true;
         plan.windows.assign(1, {segment.buffer.get(), window.offset, segment.buffer_bytes - window.offset});
         set_plans_.push_back(std::move(plan));
-        for (const Slice &slice : slice_dispatch(piece.count, filling_shape(device_))) {
+        for (const Slice &slice : slice_dispatch(piece.count, filling_shape(device_, shader_, layout_kind_))) {
             Dispatch d;
             d.set = static_cast<uint32_t>(k);
             d.groups = slice.groups;

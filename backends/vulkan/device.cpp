@@ -130,9 +130,20 @@ Device::Device(Context &context, uint32_t index)
     for (const char *name : external_semaphore_extensions(physical_))
         extensions.push_back(name);
     if (address_extension) extensions.push_back(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME);
+    // A compiled shader's registers size the wave of workgroups its passes assume
+    // resident (filling_grid.hpp).
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    executables.pipelineExecutableInfo = VK_TRUE;
+    if (physical_.pipeline_statistics) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    info.pNext = v12 ? static_cast<void *>(&features12) : address_extension ? &address_features : nullptr;
+    void *chain = v12 ? static_cast<void *>(&features12) : address_extension ? &address_features : nullptr;
+    if (physical_.pipeline_statistics) {
+        executables.pNext = chain;
+        chain = &executables;
+    }
+    info.pNext = chain;
     info.queueCreateInfoCount = static_cast<uint32_t>(queue_infos.size());
     info.pQueueCreateInfos = queue_infos.data();
     info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -191,7 +202,8 @@ Device::Device(Context &context, uint32_t index)
     kinds_ = derive_memory_kinds(physical_.memory, physical_.properties.deviceType, requirements.memoryTypeBits);
     heap_used_.assign(physical_.memory.memoryHeapCount, 0);
 
-    pipelines_ = std::make_unique<Pipelines>(device, chain_layout);
+    pipelines_ = std::make_unique<Pipelines>(device, chain_layout, physical_.pipeline_statistics,
+                                             [&context](const std::string &note) { context.log(VRB_LOG_DEBUG, note); });
     context.adopt(this);
 }
 

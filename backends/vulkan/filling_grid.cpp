@@ -1,10 +1,37 @@
 #include "filling_grid.hpp"
 
+#include "nvidia_residency.hpp"
+
 #include <algorithm>
+#include <optional>
 
 namespace vrb::vulkan {
 
-uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size)
+namespace {
+
+uint32_t divide_up(uint32_t a, uint32_t b)
+{
+    return (a + b - 1) / b;
+}
+
+// Workgroups one unit keeps resident by what the shader's registers or waves allow;
+// nothing where the driver said nothing that bounds it.
+std::optional<uint32_t> groups_by_resources(const DeviceUnits &units, uint32_t local_size,
+                                            const ShaderResources &shader)
+{
+    const uint32_t width = shader.subgroup_size ? shader.subgroup_size : units.subgroup_size;
+    if (width == 0) return std::nullopt;
+    const uint32_t subgroups_per_group = divide_up(local_size, width);
+    if (shader.registers && units.nvidia_sms)
+        return residency::nvidia_groups_per_sm(shader.registers, local_size, units.resident_threads / width, width);
+    if (shader.subgroups_per_simd && units.simds_per_unit)
+        return shader.subgroups_per_simd * units.simds_per_unit / subgroups_per_group;
+    return std::nullopt;
+}
+
+} // namespace
+
+uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size, const ShaderResources &shader)
 {
     // A CPU implementation runs each workgroup as one task on one of its threads. A few
     // per thread rather than one: a thread the OS takes away for a moment then leaves
@@ -13,8 +40,10 @@ uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size)
     // 10-17 GB/s). More would pay llvmpipe's start-up cost per workgroup.
     if (units.cpu) return std::max(units.cpu_threads, 1u) * kWorkgroupsPerCpuThread;
     if (units.compute_units == 0 || units.resident_threads == 0 || local_size == 0) return 0;
-    const uint32_t per_unit = std::max(units.resident_threads / local_size, 1u);
-    return units.compute_units * per_unit;
+    uint32_t per_unit = units.resident_threads / local_size;
+    if (const std::optional<uint32_t> by_resources = groups_by_resources(units, local_size, shader))
+        per_unit = std::min(per_unit, *by_resources);
+    return units.compute_units * std::max(per_unit, 1u);
 }
 
 } // namespace vrb::vulkan

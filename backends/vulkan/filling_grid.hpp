@@ -2,6 +2,11 @@
 // wave. A large working set is shared out among them and streams with no tail of idle
 // units; one below a full wave is walked whole by every one of them (whole_set_groups
 // in splitting.hpp), so that at every size every unit works, each from its own caches.
+//
+// The passes a shader makes over its share assume the whole grid is resident: a group
+// that waits for a second wave makes all its passes after the first wave's, over a
+// share the L2 may hold from pass to pass. So the wave is sized from what the compiled
+// shader needs (its registers), where the driver says, as CUDA's occupancy query does.
 #pragma once
 
 #include <cstdint>
@@ -13,12 +18,22 @@ struct DeviceUnits {
     uint32_t cpu_threads = 0;      // its threads: kWorkgroupsPerCpuThread workgroups each
     uint32_t compute_units = 0;    // SMs or CUs, 0: the API does not say
     uint32_t resident_threads = 0; // invocations one unit keeps resident, 0: unknown
+    uint32_t subgroup_size = 0;    // the device's warp or wave width, 0: unknown
+    bool nvidia_sms = false;       // the units are NVIDIA SMs (residency::nvidia_groups_per_sm)
+    uint32_t simds_per_unit = 0;   // SIMDs of one CU (AMD), 0: not known
+};
+
+// What the driver says one compiled shader needs (VK_KHR_pipeline_executable_properties),
+// 0 where it does not say.
+struct ShaderResources {
+    uint32_t registers = 0;          // per invocation (NVIDIA)
+    uint32_t subgroups_per_simd = 0; // the waves one SIMD keeps in flight (AMD, RADV)
+    uint32_t subgroup_size = 0;      // the width it was compiled for
 };
 
 inline constexpr uint32_t kWorkgroupsPerCpuThread = 8;
-
 // 0 when nothing says (a GPU without the vendor's core-properties extension): the
 // caller keeps its own bound.
-uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size);
+uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size, const ShaderResources &shader = {});
 
 } // namespace vrb::vulkan

@@ -82,6 +82,15 @@ PhysicalDevice query_physical_device(VkPhysicalDevice handle, uint32_t instance_
         vkGetPhysicalDeviceFeatures(handle, &d.features);
     }
 
+    if (v11 && d.has_extension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+        VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+        VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        features.pNext = &executables;
+        vkGetPhysicalDeviceFeatures2(handle, &features);
+        d.pipeline_statistics = executables.pipelineExecutableInfo;
+    }
+
     vkGetPhysicalDeviceQueueFamilyProperties(handle, &count, nullptr);
     d.queue_families.resize(count);
     vkGetPhysicalDeviceQueueFamilyProperties(handle, &count, d.queue_families.data());

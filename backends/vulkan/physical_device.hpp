@@ -38,6 +38,8 @@ struct PhysicalDevice {
     // on a 1.1 device (buffer_device_address_khr: enabling it takes the extension).
     bool buffer_device_address = false;
     bool buffer_device_address_khr = false;
+    // VK_KHR_pipeline_executable_properties: what a compiled shader needs (its registers)
+    bool pipeline_statistics = false;
 
     std::vector<VkQueueFamilyProperties> queue_families;
     VkPhysicalDeviceMemoryProperties memory{};

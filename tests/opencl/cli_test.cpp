@@ -105,3 +105,19 @@ TEST(OpenclCli, ADriverThatRefusesTheKernelsFailsItsDeviceWithTheBuildLogAndTheO
         if (result["backend"] == "opencl" && result["verification"]["status"] == "passed") ++real_passed;
     EXPECT_GT(real_passed, 0u) << doc["results"].dump(1);
 }
+
+// NVIDIA's compiler logs each kernel's registers when asked (-cl-nv-verbose); they bound
+// the groups a unit keeps resident, so several passes never spill into a second wave.
+TEST(OpenclCli, NvidiasBuildLogGivesEachKernelTheGroupsItsRegistersLeaveRoomFor)
+{
+    const auto r = vrambench({"run", "--backend", "opencl", "--suite", "quick", "--probe", "bandwidth.stream", "--size",
+                              "1M", "--format", "json"},
+                             {std::string("OCL_ICD_VENDORS=") + MOCK_ONLY_NV_VERBOSE, "VRAMBENCH_LOG=debug"});
+    EXPECT_NE(r.err.find("registers a work-item, from the driver's build log"), std::string::npos)
+        << "the mock builds only with -cl-nv-verbose\n"
+        << r.err;
+    EXPECT_NE(r.err.find("read_w4 48 (5 groups a unit)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("copy_w1 30 (8 groups a unit)"), std::string::npos) << r.err;
+    EXPECT_EQ(r.exit_code, 3) << "the mock allocates nothing: a failed device, not a crash\n" << r.err;
+    EXPECT_EQ(r.err.find("crashed"), std::string::npos) << r.err;
+}

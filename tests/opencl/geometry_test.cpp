@@ -53,6 +53,25 @@ TEST(OpenclGeometry, SeveralPassesOnAGpuTakeAtMostOneResidentWave)
     EXPECT_EQ(launch_groups(chosen, uint64_t(1) << 30, 113), 64u * 32);
 }
 
+TEST(OpenclGeometry, AKernelsRegistersBoundTheGroupsAGpuUnitKeepsResident)
+{
+    // ptxas at sm_90: copy_w1 30 registers, read_w4 48, product_sum_w4 64.
+    EXPECT_EQ(gpu_groups_per_unit(30, 256), kGroupsPerGpuUnit);
+    EXPECT_EQ(gpu_groups_per_unit(48, 256), 5u);
+    EXPECT_EQ(gpu_groups_per_unit(64, 256), 4u);
+    EXPECT_EQ(gpu_groups_per_unit(0, 256), kGroupsPerGpuUnit) << "no count: the 2048 work-items most units hold";
+    EXPECT_EQ(gpu_groups_per_unit(16, 64), kGroupsPerGpuUnit) << "never more groups than 2048 work-items make";
+
+    // read_w4's wave on 64 units: five groups each, for several passes and for a set
+    // below the wave.
+    Geometry read = gpu;
+    read.groups_per_unit = gpu_groups_per_unit(48, 256);
+    EXPECT_EQ(launch_groups(read, uint64_t(1) << 30, 48), 64u * 5);
+    EXPECT_EQ(launch_groups(read, uint64_t(1) << 30, 1), 64u * 32) << "one pass needs no resident wave";
+    EXPECT_EQ(whole_set_groups(read, 1024), 64u * 5);
+    EXPECT_EQ(whole_set_groups(read, 64 * 5 * 256), 0u);
+}
+
 TEST(OpenclGeometry, OnAGpuEveryGroupOfAWaveWalksASetSmallerThanTheWave)
 {
     // 64 units x 8 groups of 256: a wave of 131072 work-items.

@@ -6,6 +6,9 @@
  *                           cl_amd_device_attribute_query (topology, PCIe device id)
  *   MOCK_ICD_NV_BUS_SLOT    that GPU as NVIDIA's driver describes an H200: bus, slot and
  *                           domain only through cl_nv_device_attribute_query
+ *   MOCK_ICD_NV_VERBOSE     a GPU whose compiler, as NVIDIA's does with -cl-nv-verbose
+ *                           (cl_nv_compiler_options), logs each kernel's registers; it
+ *                           builds nothing without that option, and allocates nothing
  * The tests list it in a folder named by OCL_ICD_VENDORS. Every object starts with the
  * loader's dispatch table, as cl_khr_icd requires; calls the backend makes that this
  * driver does not serve answer CL_INVALID_OPERATION.
@@ -48,6 +51,9 @@ static const char device_extensions[] = "cl_amd_device_attribute_query";
 #elif defined(MOCK_ICD_NV_BUS_SLOT)
 static const char device_name[] = "Mock H200";
 static const char device_extensions[] = "cl_nv_device_attribute_query";
+#elif defined(MOCK_ICD_NV_VERBOSE)
+static const char device_name[] = "Mock H200";
+static const char device_extensions[] = "cl_nv_compiler_options";
 #else
 static const char device_name[] = "Mock GPU";
 static const char device_extensions[] = "";
@@ -60,7 +66,20 @@ static const char device_extensions[] = "";
 #define MOCK_DEVICE_TOPOLOGY_AMD 0x4037
 #define MOCK_DEVICE_PCIE_ID_AMD 0x4034
 
+#ifdef MOCK_ICD_NV_VERBOSE
+/* ptxas 13.0's --verbose lines for two of the backend's kernels at sm_90. */
+static const char build_log[] = "ptxas info    : 0 bytes gmem\n"
+                                "ptxas info    : Compiling entry function 'read_w4' for 'sm_90'\n"
+                                "ptxas info    : Function properties for read_w4\n"
+                                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                                "ptxas info    : Used 48 registers, used 1 barriers, 2048 bytes smem\n"
+                                "ptxas info    : Compiling entry function 'copy_w1' for 'sm_90'\n"
+                                "ptxas info    : Function properties for copy_w1\n"
+                                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                                "ptxas info    : Used 30 registers, used 0 barriers\n";
+#else
 static const char build_log[] = "mock.cl:1:1: error: this driver compiles nothing";
+#endif
 
 static cl_int answer(const void *value, size_t size, size_t room, void *out, size_t *size_out)
 {
@@ -224,10 +243,14 @@ static cl_int CL_API_CALL build_program(cl_program p, cl_uint count, const cl_de
     (void)p;
     (void)count;
     (void)devices;
-    (void)options;
     (void)notify;
     (void)user;
+#ifdef MOCK_ICD_NV_VERBOSE
+    return options && strstr(options, "-cl-nv-verbose") ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+#else
+    (void)options;
     return CL_BUILD_PROGRAM_FAILURE;
+#endif
 }
 
 static cl_int CL_API_CALL program_build_info(cl_program p, cl_device_id d, cl_program_build_info param, size_t room,
@@ -237,6 +260,16 @@ static cl_int CL_API_CALL program_build_info(cl_program p, cl_device_id d, cl_pr
     (void)d;
     if (param != CL_PROGRAM_BUILD_LOG) return CL_INVALID_VALUE;
     return text(build_log, room, out, size_out);
+}
+
+static cl_mem CL_API_CALL create_buffer(cl_context c, cl_mem_flags flags, size_t size, void *host, cl_int *status)
+{
+    (void)c;
+    (void)flags;
+    (void)size;
+    (void)host;
+    if (status) *status = CL_INVALID_OPERATION;
+    return NULL;
 }
 
 static cl_int CL_API_CALL release_context(cl_context c)
@@ -282,6 +315,7 @@ static void fill_dispatch(void)
     dispatch.clBuildProgram = build_program;
     dispatch.clGetProgramBuildInfo = program_build_info;
     dispatch.clReleaseProgram = release_program;
+    dispatch.clCreateBuffer = create_buffer;
 }
 
 EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint room, cl_platform_id *out, cl_uint *count)

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 
@@ -17,10 +18,34 @@ namespace {
 std::atomic<int64_t> live_buffers{0};
 std::atomic<bool> cancel_flag{false};
 
+// The least level of the modules' messages shown: warnings, or what VRAMBENCH_LOG asks
+// for (debug, info, warning). A GPU run's details (a Vulkan shader's registers, the path
+// a chase takes) are debug messages, kept out of the way until someone asks.
+int32_t shown_level()
+{
+    static const int32_t level = [] {
+        const char *value = std::getenv("VRAMBENCH_LOG");
+        if (!value || !*value || std::strcmp(value, "warning") == 0) return int32_t{VRB_LOG_WARNING};
+        if (std::strcmp(value, "debug") == 0) return int32_t{VRB_LOG_DEBUG};
+        if (std::strcmp(value, "info") == 0) return int32_t{VRB_LOG_INFO};
+        std::fprintf(stderr, "warning: VRAMBENCH_LOG=%s is not debug, info or warning; showing warnings\n", value);
+        return int32_t{VRB_LOG_WARNING};
+    }();
+    return level;
+}
+
+const char *level_name(int32_t level)
+{
+    return level >= VRB_LOG_ERROR     ? "error"
+           : level >= VRB_LOG_WARNING ? "warning"
+           : level >= VRB_LOG_INFO    ? "info"
+                                      : "debug";
+}
+
 void host_log(void *, int32_t level, const char *message)
 {
-    if (level < VRB_LOG_WARNING) return;
-    std::fprintf(stderr, "%s: %s\n", level >= VRB_LOG_ERROR ? "error" : "warning", message ? message : "");
+    if (level < shown_level()) return;
+    std::fprintf(stderr, "%s: %s\n", level_name(level), message ? message : "");
 }
 
 int32_t host_is_cancelled(void *)
