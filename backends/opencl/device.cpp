@@ -33,7 +33,10 @@ QueueHandle make_queue(cl_context context, cl_device_id device)
 Device::Device(const DeviceEntry &entry, const std::string &id, const vrb_host_table *host)
     : host_(host), id_(id), device_(entry.device), options_(read_options())
 {
-    cpu_ = (device_value<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+    // A CPU driver gets the kernels and geometry tuned for CPUs, unless asked otherwise:
+    // the GPU kernels then run on it, their answers checked as on any device.
+    const bool cpu_device = (device_value<cl_device_type>(device_, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
+    cpu_ = options_.kernels == Kernels::ByDeviceType ? cpu_device : options_.kernels == Kernels::Cpu;
     global_memory_bytes_ = device_value<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_SIZE);
     segment_bytes_ =
         choose_segment_bytes(device_value<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE), options_.segment_bytes);

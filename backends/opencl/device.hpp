@@ -57,7 +57,7 @@ class Device {
     std::string id_;
     cl_device_id device_;
     Options options_;
-    bool cpu_ = false;
+    bool cpu_ = false; // the CPU-tuned kernels and geometry (options.hpp's Kernels)
     uint64_t global_memory_bytes_ = 0;
     uint64_t segment_bytes_ = 0;
     uint32_t local_size_ = 1;

@@ -32,6 +32,15 @@ Options read_options()
     options.segment_bytes = number("VRAMBENCH_OPENCL_SEGMENT_BYTES", 4096, uint64_t(1) << 62, false);
     options.local_size = static_cast<uint32_t>(number("VRAMBENCH_OPENCL_LOCAL_SIZE", 1, 1024, true));
     options.max_groups = static_cast<uint32_t>(number("VRAMBENCH_OPENCL_GROUPS", 1, 1u << 20, false));
+    if (const char *kernels = std::getenv("VRAMBENCH_OPENCL_KERNELS"); kernels && *kernels) {
+        const std::string k = kernels;
+        if (k == "gpu")
+            options.kernels = Kernels::Gpu;
+        else if (k == "cpu")
+            options.kernels = Kernels::Cpu;
+        else
+            plugin::fail(VRB_ERROR_INVALID_ARGUMENT, "VRAMBENCH_OPENCL_KERNELS=" + k + " must be gpu or cpu");
+    }
     return options;
 }
 

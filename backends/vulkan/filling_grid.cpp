@@ -9,11 +9,6 @@ namespace vrb::vulkan {
 
 namespace {
 
-uint32_t divide_up(uint32_t a, uint32_t b)
-{
-    return (a + b - 1) / b;
-}
-
 // Workgroups one unit keeps resident by what the shader's registers or waves allow;
 // nothing where the driver said nothing that bounds it.
 std::optional<uint32_t> groups_by_resources(const DeviceUnits &units, uint32_t local_size,
@@ -21,7 +16,7 @@ std::optional<uint32_t> groups_by_resources(const DeviceUnits &units, uint32_t l
 {
     const uint32_t width = shader.subgroup_size ? shader.subgroup_size : units.subgroup_size;
     if (width == 0) return std::nullopt;
-    const uint32_t subgroups_per_group = divide_up(local_size, width);
+    const uint32_t subgroups_per_group = (local_size + width - 1) / width;
     if (shader.registers && units.nvidia_sms)
         return residency::nvidia_groups_per_sm(shader.registers, local_size, units.resident_threads / width, width);
     if (shader.subgroups_per_simd && units.simds_per_unit)

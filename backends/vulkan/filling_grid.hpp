@@ -32,6 +32,7 @@ struct ShaderResources {
 };
 
 inline constexpr uint32_t kWorkgroupsPerCpuThread = 8;
+
 // 0 when nothing says (a GPU without the vendor's core-properties extension): the
 // caller keeps its own bound.
 uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size, const ShaderResources &shader = {});

@@ -71,6 +71,13 @@ vrb_operation make_op(uint32_t kind, uint32_t width, uint64_t count)
     return op;
 }
 
+uint64_t walks_per_pass(Device &device, vrb_operation op)
+{
+    op.passes = 1;
+    const vrb_op_output out = device.run(op, 1).output;
+    return (out.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT) && out.passes > 0 ? out.passes : 1;
+}
+
 std::vector<Kind> all_kinds(const Device &device)
 {
     std::vector<Kind> kinds;

@@ -21,6 +21,11 @@ std::vector<uint32_t> download(const Buffer &buffer, uint64_t lanes, uint64_t of
 // make_operation with the scalar and seed every check uses.
 vrb_operation make_op(uint32_t kind, uint32_t width, uint64_t count);
 
+// How many times one pass of `op` walks its working set: 1, or where the module walked a
+// set too small to share out whole on every unit (VRB_OUTPUT_WHOLE_SET_PER_UNIT) the walks
+// its output counts for one pass. Runs `op` once with one pass.
+uint64_t walks_per_pass(Device &device, vrb_operation op);
+
 struct Kind {
     uint32_t index;
     std::string name;

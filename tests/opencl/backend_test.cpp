@@ -98,6 +98,36 @@ TEST_F(OpenclBackend, ListsTheDeviceWithItsPlatformAndMemoryKinds)
         EXPECT_TRUE(k.flags & VRB_MEMORY_DEVICE_ACCESS) << k.name;
 }
 
+// VRAMBENCH_OPENCL_KERNELS=gpu puts a CPU driver on the GPU's kernels and geometry, so
+// their answers are checked where no GPU is (the opencl_gpu_kernels test runs the whole
+// conformance kit so): a set below one wave is walked whole by every group, as on a GPU.
+TEST_F(OpenclBackend, AskedForTheGpuKernelsACpuDriverWalksASmallSetWholeOnEveryGroup)
+{
+    const auto x = random_lanes(1024, 5);
+    const uint64_t sum = std::accumulate(x.begin(), x.end(), uint64_t{0});
+    auto read_with = [&](const char *kernels) {
+        if (kernels) setenv("VRAMBENCH_OPENCL_KERNELS", kernels, 1);
+        auto device = backend()->open(0);
+        unsetenv("VRAMBENCH_OPENCL_KERNELS");
+        auto a = device->allocate(0, x.size() * 4);
+        upload(*a, 0, x);
+        vrb_operation read = vrb::make_operation(VRB_OP_READ, 4, x.size());
+        read.src1 = {a->handle(), 0};
+        read.passes = 2;
+        return device->run(read, 1).output;
+    };
+    if (backend()->describe(0).type != VRB_DEVICE_CPU) GTEST_SKIP() << "the driver here is no CPU driver";
+    const vrb_op_output gpu = read_with("gpu");
+    EXPECT_EQ(gpu.checksum, sum);
+    EXPECT_TRUE(gpu.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+    EXPECT_GT(gpu.passes, 2u);
+    EXPECT_EQ(gpu.passes % 2, 0u) << "two passes, each a walk by every group";
+    const vrb_op_output cpu = read_with(nullptr);
+    EXPECT_EQ(cpu.checksum, sum);
+    EXPECT_FALSE(cpu.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT) << "a CPU driver's own kernels give each core a block";
+    EXPECT_EQ(cpu.passes, 2u);
+}
+
 TEST_F(OpenclBackend, RefusesAnAllocationPastTheDevicesMemoryAsOutOfMemory)
 {
     auto device = backend()->open(0);

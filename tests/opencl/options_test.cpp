@@ -49,3 +49,25 @@ TEST(OpenclOptions, RefusesMalformedValuesNamingTheVariable)
     const Env l("VRAMBENCH_OPENCL_LOCAL_SIZE", "48");
     EXPECT_THROW(read_options(), vrb::plugin::Failure) << "48 is no power of two";
 }
+
+TEST(OpenclOptions, ChoosesTheGpuOrCpuKernelsOnlyWhenAsked)
+{
+    EXPECT_EQ(read_options().kernels, Kernels::ByDeviceType);
+    {
+        const Env k("VRAMBENCH_OPENCL_KERNELS", "gpu");
+        EXPECT_EQ(read_options().kernels, Kernels::Gpu);
+    }
+    {
+        const Env k("VRAMBENCH_OPENCL_KERNELS", "cpu");
+        EXPECT_EQ(read_options().kernels, Kernels::Cpu);
+    }
+    const Env k("VRAMBENCH_OPENCL_KERNELS", "GPU");
+    try {
+        read_options();
+        ADD_FAILURE() << "GPU was accepted";
+    } catch (const vrb::plugin::Failure &f) {
+        EXPECT_EQ(f.status(), VRB_ERROR_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(f.what()).find("VRAMBENCH_OPENCL_KERNELS=GPU must be gpu or cpu"), std::string::npos)
+            << f.what();
+    }
+}

@@ -100,13 +100,29 @@ REDUCTION(product_sum, src1[src1_base + i] * src2[src2_base + i])
 #endif
 REDUCTION(strided, src1[src1_base + i * stride])
 
+// COPY, SCALE, ADD and TRIAD on a GPU: four elements a trip, all loaded before any is
+// stored, so four loads are in flight a work-item where one element at a time waits for
+// its load before its store (4-byte copies on an H200: 3020 GB/s so, 3750 from the
+// Vulkan shader written this way). The ABI's operands do not overlap, so the order of a
+// trip's stores after its loads changes no answer.
 #define ELEMENTWISE(NAME, VALUE)                                                                               \
     kernel void FN(NAME)(STREAM_ARGS)                                                                          \
     {                                                                                                          \
-        STREAM_WALK;                                                                                                \
-        for (uint p = 0u; p < PASS_COUNT; ++p)                                                                 \
-            for (ulong i = PASS_FIRST(p); i < walk_end; i += walk_step)                                        \
+        STREAM_WALK;                                                                                           \
+        for (uint p = 0u; p < PASS_COUNT; ++p) {                                                               \
+            ulong at = PASS_FIRST(p);                                                                          \
+            for (; at + 3u * walk_step < walk_end; at += 4u * walk_step) {                                     \
+                ELEM v[4];                                                                                     \
+                for (uint k = 0u; k < 4u; ++k) {                                                               \
+                    const ulong i = at + k * walk_step;                                                        \
+                    v[k] = VALUE;                                                                              \
+                }                                                                                              \
+                for (uint k = 0u; k < 4u; ++k)                                                                 \
+                    dst[dst_base + at + k * walk_step] = v[k];                                                 \
+            }                                                                                                  \
+            for (ulong i = at; i < walk_end; i += walk_step)                                                   \
                 dst[dst_base + i] = VALUE;                                                                     \
+        }                                                                                                      \
     }
 
 #ifdef CPU_TUNED
