@@ -59,37 +59,38 @@ PhysicalDevice query_physical_device(VkPhysicalDevice handle, uint32_t instance_
         d.properties = properties.properties;
     }
 
-    if (v12) {
-        VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    // Features, as the properties: each structure chained only where the device knows it.
+    VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceBufferDeviceAddressFeaturesKHR address{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES_KHR};
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    const bool address_khr = !v12 && v11 && d.has_extension(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME);
+    const bool statistics = v11 && d.has_extension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (v11) {
         VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-        features.pNext = &features12;
+        auto link = [&](auto &s) {
+            s.pNext = features.pNext;
+            features.pNext = &s;
+        };
+        if (v12) link(features12);
+        if (address_khr) link(address);
+        if (statistics) link(executables);
         vkGetPhysicalDeviceFeatures2(handle, &features);
         d.features = features.features;
+    } else {
+        vkGetPhysicalDeviceFeatures(handle, &d.features);
+    }
+    if (v12) {
         d.host_query_reset = features12.hostQueryReset;
         d.nonuniform_storage_buffer_indexing = features12.shaderStorageBufferArrayNonUniformIndexing;
         d.timeline_semaphore = features12.timelineSemaphore;
         d.buffer_device_address = features12.bufferDeviceAddress;
-    } else if (v11 && d.has_extension(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME)) {
-        VkPhysicalDeviceBufferDeviceAddressFeaturesKHR address{
-            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES_KHR};
-        VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-        features.pNext = &address;
-        vkGetPhysicalDeviceFeatures2(handle, &features);
-        d.features = features.features;
+    } else if (address_khr) {
         d.buffer_device_address = address.bufferDeviceAddress;
         d.buffer_device_address_khr = address.bufferDeviceAddress;
-    } else {
-        vkGetPhysicalDeviceFeatures(handle, &d.features);
     }
-
-    if (v11 && d.has_extension(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
-        VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{
-            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-        VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-        features.pNext = &executables;
-        vkGetPhysicalDeviceFeatures2(handle, &features);
-        d.pipeline_statistics = executables.pipelineExecutableInfo;
-    }
+    d.pipeline_statistics = statistics && executables.pipelineExecutableInfo;
 
     vkGetPhysicalDeviceQueueFamilyProperties(handle, &count, nullptr);
     d.queue_families.resize(count);
