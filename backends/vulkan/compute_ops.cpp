@@ -58,13 +58,21 @@ void compute_barrier(VkCommandBuffer commands)
                          &barrier, 0, nullptr, 0, nullptr);
 }
 
-DeviceUnits units_of(const PhysicalDevice &d)
+DeviceUnits units_of(const Device &device)
 {
+    const PhysicalDevice &d = device.physical();
     DeviceUnits units;
     units.cpu = d.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     units.cpu_threads = std::thread::hardware_concurrency();
     const uint32_t subgroup = d.has_subgroup && d.subgroup.subgroupSize ? d.subgroup.subgroupSize : 32;
     units.subgroup_size = subgroup;
+    if (const uint32_t given = device.options().units) {
+        // Units as the user gives them: a GPU's geometry, whatever the device is.
+        units.cpu = false;
+        units.compute_units = given;
+        units.resident_threads = kResidentInvocationsGiven;
+        return units;
+    }
     if (d.has_sm) {
         units.compute_units = d.sm.shaderSMCount;
         units.resident_threads = d.sm.shaderWarpsPerSM * subgroup;
@@ -84,7 +92,7 @@ DeviceUnits units_of(const PhysicalDevice &d)
 DispatchShape filling_shape(Device &device, std::string_view shader, LayoutKind kind)
 {
     DispatchShape shape = device.shape().dispatch;
-    const DeviceUnits units = units_of(device.physical());
+    const DeviceUnits units = units_of(device);
     const ShaderResources needs = device.pipelines().resources(shader, kind, shape.local_size);
     const uint32_t fill = filling_groups(units, shape.local_size, needs);
     if (fill) shape.max_groups = std::min(shape.max_groups, fill);
@@ -208,7 +216,7 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
     // A sweep's stream operation on a set below one wave: every workgroup walks it whole.
     const DispatchShape filling = filling_shape(device_, shader_, layout_kind_);
     const bool sweep_op = kind_ != VRB_OP_FILL && kind_ != VRB_OP_CHECK && kind_ != VRB_OP_STRIDED_READ;
-    const bool units_known = filling_groups(units_of(device_.physical()), shape.dispatch.local_size) != 0;
+    const bool units_known = filling_groups(units_of(device_), shape.dispatch.local_size) != 0;
     const uint32_t whole = sweep_op && units_known && pieces.size() == 1
                                ? whole_set_groups(pieces[0].count, filling.max_groups, shape.dispatch.local_size)
                                : 0;

@@ -172,8 +172,9 @@ Device::Device(Context &context, uint32_t index)
     shape_.dispatch.max_groups = std::min<uint32_t>(limits.maxComputeWorkGroupCount[0], 65535);
     // A CPU implementation runs each workgroup as one task on one of its threads: a few
     // workgroups per core, each looping over a long block, beat many short ones, whose
-    // start-up cost then dominates (measured on lavapipe: 2.5x).
-    if (physical_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+    // start-up cost then dominates (measured on lavapipe: 2.5x). Units given by the user
+    // (VRAMBENCH_VULKAN_UNITS) make it a GPU's geometry instead.
+    if (physical_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && !options.units)
         shape_.dispatch.max_groups =
             std::min(shape_.dispatch.max_groups, std::max(8u, 8 * std::thread::hardware_concurrency()));
     if (options.max_groups) shape_.dispatch.max_groups = std::min(shape_.dispatch.max_groups, options.max_groups);

@@ -66,6 +66,8 @@ Options read_options()
         options.local_size = static_cast<uint32_t>(number("VRAMBENCH_VULKAN_LOCAL_SIZE", v, 1, 1024, true));
     if (const char *v = variable("VRAMBENCH_VULKAN_GROUPS"))
         options.max_groups = static_cast<uint32_t>(number("VRAMBENCH_VULKAN_GROUPS", v, 1, 65535, false));
+    if (const char *v = variable("VRAMBENCH_VULKAN_UNITS"))
+        options.units = static_cast<uint32_t>(number("VRAMBENCH_VULKAN_UNITS", v, 1, 65535, false));
     if (const char *v = variable("VRAMBENCH_VULKAN_CHASE")) {
         const std::string_view s(v);
         if (s != "indices" && s != "addresses" && s != "auto")

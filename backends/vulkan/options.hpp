@@ -12,6 +12,10 @@
 //                                       without timestamps
 //   VRAMBENCH_VULKAN_LOCAL_SIZE=n       workgroup width (a power of two)
 //   VRAMBENCH_VULKAN_GROUPS=n           most workgroups per dispatch
+//   VRAMBENCH_VULKAN_UNITS=n            the device is n compute units of 2048 resident
+//                                       invocations, whatever its driver says (or does
+//                                       not: drivers without NVIDIA's or AMD's core
+//                                       properties); on a CPU device, its GPU geometry
 //   VRAMBENCH_VULKAN_CHASE=indices|addresses  CHASE walks the chain's indices, or
 //                                       links of 64-bit device addresses (default:
 //                                       addresses where the device offers them)
@@ -35,6 +39,7 @@ struct Options {
     uint64_t staging_bytes = uint64_t(64) << 20;
     uint32_t local_size = 0; // 0: the device's default
     uint32_t max_groups = 0; // 0: the device's default
+    uint32_t units = 0;      // 0: what the driver says
     ChaseWalk chase = ChaseWalk::Automatic;
 };
 

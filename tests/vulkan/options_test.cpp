@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 
 namespace vrb::vulkan {
 namespace {
@@ -16,7 +17,7 @@ class OptionsFromEnvironment : public ::testing::Test {
     {
         for (const char *name :
              {"VRAMBENCH_VULKAN_SEGMENT_BYTES", "VRAMBENCH_VULKAN_STAGING", "VRAMBENCH_VULKAN_STAGING_BYTES",
-              "VRAMBENCH_VULKAN_LOCAL_SIZE", "VRAMBENCH_VULKAN_CHASE"})
+              "VRAMBENCH_VULKAN_LOCAL_SIZE", "VRAMBENCH_VULKAN_CHASE", "VRAMBENCH_VULKAN_UNITS"})
             unsetenv(name);
     }
 };
@@ -47,6 +48,22 @@ TEST_F(OptionsFromEnvironment, refuse_an_unknown_staging_mode_and_a_huge_workgro
     unsetenv("VRAMBENCH_VULKAN_STAGING");
     setenv("VRAMBENCH_VULKAN_LOCAL_SIZE", "2048", 1);
     EXPECT_THROW(read_options(), plugin::Failure);
+}
+
+TEST_F(OptionsFromEnvironment, take_the_units_given_and_refuse_none_or_a_word)
+{
+    EXPECT_EQ(read_options().units, 0u) << "unset: what the driver says";
+    setenv("VRAMBENCH_VULKAN_UNITS", "132", 1);
+    EXPECT_EQ(read_options().units, 132u);
+    for (const char *bad : {"0", "many", "-2"}) {
+        setenv("VRAMBENCH_VULKAN_UNITS", bad, 1);
+        try {
+            read_options();
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const plugin::Failure &f) {
+            EXPECT_NE(std::string(f.what()).find("VRAMBENCH_VULKAN_UNITS"), std::string::npos) << f.what();
+        }
+    }
 }
 
 TEST_F(OptionsFromEnvironment, name_the_chase_walk_asked_for_and_refuse_any_other)

@@ -57,6 +57,32 @@ TEST(WholeSet, a_small_read_is_walked_by_every_workgroup_and_the_run_says_so)
     }
 }
 
+// VRAMBENCH_VULKAN_UNITS gives lavapipe a GPU's geometry: 5 units of 2048 invocations
+// hold 40 workgroups of 256 (lavapipe's own wave is 8 a thread), so a set of 1024 is
+// below one wave and walked whole by all 40.
+TEST(WholeSet, units_given_by_the_user_size_the_wave_as_a_gpus_would)
+{
+    const ScopedEnv gpu("VRAMBENCH_VULKAN_SHADERS", "gpu"), width("VRAMBENCH_VULKAN_LOCAL_SIZE", "256");
+    const uint64_t count = 1024;
+    std::vector<uint32_t> data(count);
+    std::iota(data.begin(), data.end(), 1u);
+    const uint64_t want = std::accumulate(data.begin(), data.end(), uint64_t(0));
+    auto read_once = [&](const char *units) {
+        const ScopedEnv given("VRAMBENCH_VULKAN_UNITS", units);
+        ContextPtr context = open_context();
+        DevicePtr device = open_device(context.get());
+        BufferPtr src = alloc(device.get(), device_kind(device.get()), count * 4);
+        upload(src.get(), 0, data);
+        vrb_operation op = operation(VRB_OP_READ, count, 2);
+        op.src1 = {src.get(), 0};
+        return run(device.get(), op).output;
+    };
+    const vrb_op_output given = read_once("5");
+    EXPECT_TRUE(given.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+    EXPECT_EQ(given.passes, 2u * 40) << "two passes by each of 40 workgroups";
+    EXPECT_EQ(given.checksum, want);
+}
+
 TEST(WholeSet, a_small_copy_walked_by_every_workgroup_writes_each_element_once_over)
 {
     for (const char *tuning : kTunings) {
