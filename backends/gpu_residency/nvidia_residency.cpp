@@ -15,7 +15,8 @@ uint32_t divide_up(uint32_t a, uint32_t b)
 
 uint32_t nvidia_groups_per_sm(uint32_t registers, uint32_t local_size, uint32_t warps_per_sm, uint32_t warp_size)
 {
-    warp_size = std::max(warp_size, 1u);
+    warp_size = std::clamp(warp_size, 1u, 64u);
+    registers = std::min(registers, kNvidiaMostRegisters);
     const uint32_t warps_per_group = std::max(divide_up(local_size, warp_size), 1u);
     uint32_t warps = warps_per_sm;
     if (registers) {

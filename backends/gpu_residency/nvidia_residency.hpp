@@ -13,6 +13,9 @@ namespace vrb::residency {
 inline constexpr uint32_t kNvidiaRegistersPerSm = 65536;
 inline constexpr uint32_t kNvidiaSmPartitions = 4;
 inline constexpr uint32_t kNvidiaRegisterUnit = 256;
+// The most registers a thread can take on any NVIDIA GPU: a larger count is no count
+// a driver could mean, and is taken as this.
+inline constexpr uint32_t kNvidiaMostRegisters = 255;
 // The fewest blocks any NVIDIA SM since Volta keeps resident (Turing, GA10x: 16; V100,
 // A100, H100: 32). The APIs do not say which; too few only shortens the wave.
 inline constexpr uint32_t kNvidiaGroupsPerSm = 16;

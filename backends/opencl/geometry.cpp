@@ -39,10 +39,10 @@ uint64_t whole_set_groups(const Geometry &g, uint64_t items)
 
 uint64_t gpu_groups_per_unit(uint32_t registers, uint32_t local_size)
 {
-    // Registers are said only by NVIDIA's driver, whose SMs hold 64 warps of 32 where
-    // kGroupsPerGpuUnit groups of 256 would.
+    // Registers are said only by NVIDIA's driver, whose SMs hold at most 64 warps of 32
+    // (kGroupsPerGpuUnit groups of 256), whatever the groups' width.
     if (registers == 0 || local_size == 0) return kGroupsPerGpuUnit;
-    const uint32_t warps = static_cast<uint32_t>(kGroupsPerGpuUnit * local_size / 32);
+    constexpr uint32_t warps = kGroupsPerGpuUnit * 256 / 32;
     return std::min<uint64_t>(kGroupsPerGpuUnit, residency::nvidia_groups_per_sm(registers, local_size, warps));
 }
 

@@ -66,13 +66,6 @@ DeviceUnits units_of(const Device &device)
     units.cpu_threads = std::thread::hardware_concurrency();
     const uint32_t subgroup = d.has_subgroup && d.subgroup.subgroupSize ? d.subgroup.subgroupSize : 32;
     units.subgroup_size = subgroup;
-    if (const uint32_t given = device.options().units) {
-        // Units as the user gives them: a GPU's geometry, whatever the device is.
-        units.cpu = false;
-        units.compute_units = given;
-        units.resident_threads = kResidentInvocationsGiven;
-        return units;
-    }
     if (d.has_sm) {
         units.compute_units = d.sm.shaderSMCount;
         units.resident_threads = d.sm.shaderWarpsPerSM * subgroup;
@@ -82,6 +75,13 @@ DeviceUnits units_of(const Device &device)
         units.compute_units = c.shaderEngineCount * c.shaderArraysPerEngineCount * c.computeUnitsPerShaderArray;
         units.resident_threads = c.simdPerComputeUnit * c.wavefrontsPerSimd * c.wavefrontSize;
         units.simds_per_unit = c.simdPerComputeUnit;
+    }
+    // Units the user gives: a GPU's geometry whatever the device, each unit keeping what
+    // the vendor says it keeps (the shader's registers still bound it), else 2048.
+    if (const uint32_t given = device.options().units) {
+        units.cpu = false;
+        units.compute_units = given;
+        if (!units.resident_threads) units.resident_threads = kResidentInvocationsGiven;
     }
     return units;
 }

@@ -131,15 +131,18 @@ Device::Device(Context &context, uint32_t index)
         extensions.push_back(name);
     if (address_extension) extensions.push_back(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME);
     // A compiled shader's registers size the wave of workgroups its passes assume
-    // resident (filling_grid.hpp).
+    // resident on a GPU (filling_grid.hpp); a CPU device's workgroups are tasks, and some
+    // drivers skip their caches while capturing statistics.
+    const bool statistics =
+        physical_.pipeline_statistics && physical_.properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     executables.pipelineExecutableInfo = VK_TRUE;
-    if (physical_.pipeline_statistics) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (statistics) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     void *chain = v12 ? static_cast<void *>(&features12) : address_extension ? &address_features : nullptr;
-    if (physical_.pipeline_statistics) {
+    if (statistics) {
         executables.pNext = chain;
         chain = &executables;
     }
@@ -203,7 +206,7 @@ Device::Device(Context &context, uint32_t index)
     kinds_ = derive_memory_kinds(physical_.memory, physical_.properties.deviceType, requirements.memoryTypeBits);
     heap_used_.assign(physical_.memory.memoryHeapCount, 0);
 
-    pipelines_ = std::make_unique<Pipelines>(device, chain_layout, physical_.pipeline_statistics,
+    pipelines_ = std::make_unique<Pipelines>(device, chain_layout, statistics,
                                              [&context](const std::string &note) { context.log(VRB_LOG_DEBUG, note); });
     context.adopt(this);
 }

@@ -19,8 +19,10 @@ std::optional<uint32_t> groups_by_resources(const DeviceUnits &units, uint32_t l
     const uint32_t subgroups_per_group = (local_size + width - 1) / width;
     if (shader.registers && units.nvidia_sms)
         return residency::nvidia_groups_per_sm(shader.registers, local_size, units.resident_threads / width, width);
+    // Clamped far past any AMD GPU's (20 waves a SIMD, 4 SIMDs a CU), so a count no
+    // driver could mean cannot overflow the product.
     if (shader.subgroups_per_simd && units.simds_per_unit)
-        return shader.subgroups_per_simd * units.simds_per_unit / subgroups_per_group;
+        return std::min(shader.subgroups_per_simd, 64u) * std::min(units.simds_per_unit, 64u) / subgroups_per_group;
     return std::nullopt;
 }
 

@@ -32,8 +32,9 @@ struct ShaderResources {
 };
 
 inline constexpr uint32_t kWorkgroupsPerCpuThread = 8;
-// What one unit keeps resident where VRAMBENCH_VULKAN_UNITS gives the units: the 64
-// warps of 32 or 32 waves of 64 of NVIDIA's and AMD's data-centre GPUs.
+// What one unit keeps resident where VRAMBENCH_VULKAN_UNITS gives the units and the
+// driver says nothing: the 64 warps of 32 or 32 waves of 64 of NVIDIA's and AMD's
+// data-centre GPUs.
 inline constexpr uint32_t kResidentInvocationsGiven = 2048;
 
 // 0 when nothing says (a GPU without the vendor's core-properties extension): the

@@ -12,10 +12,11 @@
 //                                       without timestamps
 //   VRAMBENCH_VULKAN_LOCAL_SIZE=n       workgroup width (a power of two)
 //   VRAMBENCH_VULKAN_GROUPS=n           most workgroups per dispatch
-//   VRAMBENCH_VULKAN_UNITS=n            the device is n compute units of 2048 resident
-//                                       invocations, whatever its driver says (or does
-//                                       not: drivers without NVIDIA's or AMD's core
-//                                       properties); on a CPU device, its GPU geometry
+//   VRAMBENCH_VULKAN_UNITS=n            the device has n compute units, whatever its
+//                                       driver says (or does not: drivers without
+//                                       NVIDIA's or AMD's core properties), each keeping
+//                                       2048 invocations resident where nothing says; on
+//                                       a CPU device, a GPU's geometry
 //   VRAMBENCH_VULKAN_CHASE=indices|addresses  CHASE walks the chain's indices, or
 //                                       links of 64-bit device addresses (default:
 //                                       addresses where the device offers them)

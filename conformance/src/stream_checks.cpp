@@ -304,8 +304,15 @@ void check_passes(const Target &target, Findings &findings)
         upload(*c, vc);
         // A set walked whole by every unit counts every unit's walk: `passes` times what
         // one pass of the same operation says.
+        // Only the sweep's stream operations are ever walked whole (FILL and CHECK cover a
+        // buffer once; a stride is never a working set), and past any device's wave none
+        // is (the last check below).
         auto expect_passes = [&](const std::string &at, const vrb_op_output &out, const vrb_operation &op) {
-            const uint64_t walks = out.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT ? walks_per_pass(device, op) : uint64_t{1};
+            const bool whole = out.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT;
+            if (whole && (op.kind == VRB_OP_FILL || op.kind == VRB_OP_CHECK || op.kind == VRB_OP_STRIDED_READ))
+                findings.fail(at + ": the output says the set was walked whole by every unit, which only the "
+                                   "sweep's stream operations are");
+            const uint64_t walks = whole ? walks_per_pass(device, op) : uint64_t{1};
             if (out.passes != 0 && out.passes != passes * walks)
                 findings.fail(fmt::format("{}, {} passes: the output says {} passes{}", at, passes, out.passes,
                                           walks > 1 ? fmt::format(" (one pass says {} walks of the whole set)", walks)
@@ -365,6 +372,33 @@ void check_passes(const Target &target, Findings &findings)
                                           "actual {} mismatches, first at lane {}",
                                           check_at, passes, out.mismatches, out.first_mismatch));
             expect_passes(check_at, out, check);
+        });
+
+        // A set past one wave of any device (16384 elements a compute unit, eight times
+        // the 2048 invocations the largest units keep resident) is shared out: its passes
+        // are the passes asked, so a module cannot count more walks than it made.
+        const uint64_t units = std::max<uint64_t>(device.describe().compute_units, 1);
+        const uint64_t wide = std::min<uint64_t>(units * 16384, uint64_t(1) << 22);
+        const std::string wide_at = where(VRB_OP_READ, 4, kind, wide);
+        attempt(findings, wide_at, [&] {
+            if (declined(device, VRB_OP_READ, 4, kind, findings)) return;
+            auto w = device.allocate(kind.index, wide * 4);
+            const auto vw = random_lanes(wide, 15);
+            upload(*w, vw);
+            vrb_operation read = make_op(VRB_OP_READ, 4, wide);
+            read.src1 = {w->handle(), 0};
+            read.passes = passes;
+            const auto out = device.run(read, 1).output;
+            if (out.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT)
+                findings.fail(fmt::format("{}: a set past any device's wave ({} compute units) was walked whole by "
+                                          "every unit, the output says",
+                                          wide_at, units));
+            else if (out.passes != 0 && out.passes != passes)
+                findings.fail(fmt::format("{}, {} passes: the output says {} passes", wide_at, passes, out.passes));
+            const uint64_t want = std::accumulate(vw.begin(), vw.end(), uint64_t{0});
+            if (out.checksum != want)
+                findings.fail(
+                    fmt::format("{}, {} passes: checksum {}", wide_at, passes, value_difference(want, out.checksum)));
         });
 
         const std::string chase_at = where(VRB_OP_CHASE, 4, kind, 10);

@@ -26,6 +26,9 @@
 //                       (op_supported): the probes must skip DOT with the reason
 //   FAULT_OVERCLAIMS    its capability query says every operation is supported, though
 //                       run() does only the stream family: the kit must catch it
+//   FAULT_UNSEEN_WALKS  says every stream operation was walked whole by 16 units and
+//                       counts their walks, though it walked each set once: every figure
+//                       16 times what moved, for the kit to catch
 #include <vrambench/plugin_table.hpp>
 
 #include <chrono>
@@ -218,6 +221,12 @@ class FaultyDevice {
             out.checksum = sum;
         }
         out.timer = VRB_TIMER_HOST_MONOTONIC;
+#ifdef FAULT_UNSEEN_WALKS
+        if (stream) {
+            out.flags |= VRB_OUTPUT_WHOLE_SET_PER_UNIT;
+            out.passes = vrb::plugin::operation_passes(op) * 16;
+        }
+#endif
     }
 };
 

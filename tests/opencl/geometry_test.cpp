@@ -60,7 +60,12 @@ TEST(OpenclGeometry, AKernelsRegistersBoundTheGroupsAGpuUnitKeepsResident)
     EXPECT_EQ(gpu_groups_per_unit(48, 256), 5u);
     EXPECT_EQ(gpu_groups_per_unit(64, 256), 4u);
     EXPECT_EQ(gpu_groups_per_unit(0, 256), kGroupsPerGpuUnit) << "no count: the 2048 work-items most units hold";
-    EXPECT_EQ(gpu_groups_per_unit(16, 64), kGroupsPerGpuUnit) << "never more groups than 2048 work-items make";
+    EXPECT_EQ(gpu_groups_per_unit(16, 64), kGroupsPerGpuUnit) << "never more groups than kGroupsPerGpuUnit";
+    // The SM holds 64 warps whatever the groups' width: narrow groups are as many as
+    // without a count, wide ones as many as 2048 work-items make.
+    EXPECT_EQ(gpu_groups_per_unit(30, 16), kGroupsPerGpuUnit);
+    EXPECT_EQ(gpu_groups_per_unit(16, 1024), 2u);
+    EXPECT_EQ(gpu_groups_per_unit(16, 512), 4u);
 
     // read_w4's wave on 64 units: five groups each, for several passes and for a set
     // below the wave.

@@ -121,6 +121,19 @@ TEST(PluginCheck, AWrongLaneIsNamedByOperationWidthKindCountLaneAndBothValues)
     EXPECT_TRUE(contains(r.err, "failed")) << r.err;
 }
 
+// A module may count every unit's walk of a small set (VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+// one that claims walks it never made multiplies every figure, and the kit sees it on a
+// set too large for any device to walk whole.
+TEST(PluginCheck, AModuleThatCountsWalksItNeverMadeFailsThePassesCheck)
+{
+    const auto r = plugin_check(UNSEEN_WALKS_MODULE);
+    EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "FAIL  ops.passes")) << r.out;
+    EXPECT_TRUE(contains(r.out, "count 16384: a set past any device's wave (1 compute units) was walked whole by "
+                                "every unit, the output says"))
+        << r.out;
+}
+
 TEST(PluginCheck, AFileThatIsNoLibraryFailsTheEntryCheck)
 {
     const auto r = plugin_check(std::string(MOCK_DIR) + "/not-a-library.so");

@@ -52,6 +52,42 @@ TEST(OperationChecks, an_operand_one_element_past_its_buffer_is_refused_with_bot
     EXPECT_EQ(verdict(op, buffers), "operand dst needs 1024 bytes from offset 16 but its buffer holds 1024");
 }
 
+TEST(OperationChecks, a_destination_overlapping_a_source_in_one_buffer_is_refused_with_both_ranges)
+{
+    Buffers buffers;
+    vrb_buffer *one = buffers.make(4096);
+    vrb_operation op = vrb::make_operation(VRB_OP_COPY, 16, 64); // 1024 bytes each
+    op.dst = {one, 1008};
+    op.src1 = {one, 0};
+    EXPECT_EQ(verdict(op, buffers), "operand dst (bytes 1008 to 2032) overlaps src1 (bytes 0 to 1024): what an "
+                                    "operation writes must not be what it reads or writes elsewhere");
+    op.dst = {one, 1024}; // touching, not overlapping
+    EXPECT_EQ(verdict(op, buffers), "accepted");
+
+    vrb_operation add = vrb::make_operation(VRB_OP_ADD, 4, 16);
+    add.dst = {one, 0};
+    add.src1 = {buffers.make(64), 0};
+    add.src2 = {one, 32};
+    EXPECT_NE(verdict(add, buffers).find("operand dst (bytes 0 to 64) overlaps src2"), std::string::npos);
+}
+
+TEST(OperationChecks, sources_may_share_their_bytes_and_two_way_transfers_may_not_share_a_destination)
+{
+    Buffers buffers;
+    vrb_buffer *one = buffers.make(4096);
+    vrb_operation dot = vrb::make_operation(VRB_OP_DOT, 4, 16);
+    dot.src1 = {one, 0};
+    dot.src2 = {one, 0};
+    EXPECT_EQ(verdict(dot, buffers), "accepted") << "a dot of an array with itself";
+
+    vrb_operation both = vrb::make_operation(VRB_OP_TRANSFER, 1, 256);
+    both.src1 = {buffers.make(256), 0};
+    both.dst = {one, 0};
+    both.src2 = {buffers.make(256), 0};
+    both.dst2 = {one, 128};
+    EXPECT_NE(verdict(both, buffers).find("operand dst (bytes 0 to 256) overlaps dst2"), std::string::npos);
+}
+
 TEST(OperationChecks, an_element_width_other_than_4_8_or_16_is_refused)
 {
     Buffers buffers;

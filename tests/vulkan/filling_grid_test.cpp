@@ -52,6 +52,8 @@ TEST(FillingGroups, is_bounded_by_the_registers_nvidias_driver_says_the_shader_t
     // 33 registers round up to 1280 a warp, as 40 do.
     EXPECT_EQ(filling_groups(nvidia_sms(), 256, {33, 0, 32}), 132u * 6);
     EXPECT_EQ(filling_groups(nvidia_sms(), 1024, {255, 0, 32}), 132u) << "a unit always holds one workgroup";
+    EXPECT_EQ(filling_groups(nvidia_sms(), 256, {0xffffffffu, 0, 32}), 132u)
+        << "a count past NVIDIA's 255 is taken as 255, not a division by an overflowed zero";
 }
 
 TEST(FillingGroups, keeps_small_workgroups_to_what_every_nvidia_sm_holds)
@@ -71,6 +73,7 @@ TEST(FillingGroups, is_bounded_by_the_waves_radv_says_a_simd_keeps_in_flight)
     EXPECT_EQ(filling_groups(units, 256, {0, 6, 32}), 96u * 1);
     // 16 a SIMD: four, as the thread count allows.
     EXPECT_EQ(filling_groups(units, 256, {0, 16, 32}), 96u * 4);
+    EXPECT_EQ(filling_groups(units, 256, {0, 0xffffffffu, 32}), 96u * 4) << "a count no driver means overflows nothing";
 }
 
 TEST(FillingGroups, ignores_statistics_it_cannot_place_on_a_unit)

@@ -103,8 +103,8 @@ REDUCTION(strided, src1[src1_base + i * stride])
 // COPY, SCALE, ADD and TRIAD on a GPU: four elements a trip, all loaded before any is
 // stored, so four loads are in flight a work-item where one element at a time waits for
 // its load before its store (4-byte copies on an H200: 3020 GB/s so, 3750 from the
-// Vulkan shader written this way). The ABI's operands do not overlap, so the order of a
-// trip's stores after its loads changes no answer.
+// Vulkan shader written this way). What an operation writes overlaps nothing it reads
+// (plugin.h), so the order of a trip's stores after its loads changes no answer.
 #define ELEMENTWISE(NAME, VALUE)                                                                               \
     kernel void FN(NAME)(STREAM_ARGS)                                                                          \
     {                                                                                                          \

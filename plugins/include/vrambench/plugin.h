@@ -267,7 +267,10 @@ typedef struct vrb_memory_kind_info {
  * offset: lane 0 is the first lane at dst.offset (src1.offset for CHECK).
  * "count" is in elements (bytes for TRANSFER, steps for CHASE). Offsets are in bytes
  * and are multiples of element_bytes (4 for CHASE and GATHER's index). Every run of an
- * operation computes the same result, so repeating it changes nothing.
+ * operation computes the same result, so repeating it changes nothing. The bytes an
+ * operation writes (dst, dst2) overlap none it reads (src1, src2) nor each other, so a
+ * module may load and store them in any order (the SDK's check_operation refuses an
+ * operation that breaks this); the sources may overlap each other.
  *
  * GATHER's indices and CHASE's chain address src1 from its offset, as far as src1's
  * buffer goes: an index at or past the elements that buffer holds after the offset is

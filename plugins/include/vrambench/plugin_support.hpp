@@ -191,6 +191,24 @@ template <typename SizeOf> void check_operation(const vrb_operation &op, SizeOf 
     check(op.src1, spans.src1, "src1");
     check(op.src2, spans.src2, "src2");
     check(op.dst2, spans.dst2, "dst2");
+    // What an operation writes overlaps nothing it reads, nor its other write (plugin.h):
+    // kernels load and store in any order, so an overlap would give an answer that
+    // depends on the order.
+    auto apart = [&](const vrb_operand &w, uint64_t w_span, const char *w_role, const vrb_operand &r, uint64_t r_span,
+                     const char *r_role) {
+        if (!w_span || !r_span || w.buffer != r.buffer) return;
+        if (w.offset < r.offset + r_span && r.offset < w.offset + w_span)
+            fail(VRB_ERROR_INVALID_ARGUMENT,
+                 std::string("operand ") + w_role + " (bytes " + std::to_string(w.offset) + " to " +
+                     std::to_string(w.offset + w_span) + ") overlaps " + r_role + " (bytes " +
+                     std::to_string(r.offset) + " to " + std::to_string(r.offset + r_span) +
+                     "): what an operation writes must not be what it reads or writes elsewhere");
+    };
+    apart(op.dst, spans.dst, "dst", op.src1, spans.src1, "src1");
+    apart(op.dst, spans.dst, "dst", op.src2, spans.src2, "src2");
+    apart(op.dst2, spans.dst2, "dst2", op.src1, spans.src1, "src1");
+    apart(op.dst2, spans.dst2, "dst2", op.src2, spans.src2, "src2");
+    apart(op.dst, spans.dst, "dst", op.dst2, spans.dst2, "dst2");
     if (op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE) {
         // How far src1 reaches depends on the indices, which only the module sees; here
         // the first element at least must lie inside the buffer.
