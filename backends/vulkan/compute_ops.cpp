@@ -360,6 +360,7 @@ void ComputeOperation::plan_gather_or_chase(const vrb_operation &op)
     const Access access{op.src2.offset, 4};
     const std::vector<Piece> pieces =
         split_pieces(op.count, 4, index.segment_bytes(), std::span(&access, 1), kMaxPieceElements);
+    const DispatchShape filling = filling_shape(device_, shader_, layout_kind_);
     for (std::size_t k = 0; k < pieces.size(); ++k) {
         const Piece &piece = pieces[k];
         const Segment &segment = index.segments()[piece.access[0].segment];
@@ -368,7 +369,7 @@ void ComputeOperation::plan_gather_or_chase(const vrb_operation &op)
         plan.chain = true;
         plan.windows.assign(1, {segment.buffer.get(), window.offset, segment.buffer_bytes - window.offset});
         set_plans_.push_back(std::move(plan));
-        for (const Slice &slice : slice_dispatch(piece.count, filling_shape(device_, shader_, layout_kind_))) {
+        for (const Slice &slice : slice_dispatch(piece.count, filling)) {
             Dispatch d;
             d.set = static_cast<uint32_t>(k);
             d.groups = slice.groups;

@@ -303,10 +303,9 @@ void check_passes(const Target &target, Findings &findings)
         upload(*b, vb);
         upload(*c, vc);
         // A set walked whole by every unit counts every unit's walk: `passes` times what
-        // one pass of the same operation says.
-        // Only the sweep's stream operations are ever walked whole (FILL and CHECK cover a
-        // buffer once; a stride is never a working set), and past any device's wave none
-        // is (the last check below).
+        // one pass of the same operation says. Only the sweep's stream operations are ever
+        // walked whole (FILL and CHECK cover a buffer once; a stride is never a working
+        // set), and past any device's wave none is (the last check below).
         auto expect_passes = [&](const std::string &at, const vrb_op_output &out, const vrb_operation &op) {
             const bool whole = out.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT;
             if (whole && (op.kind == VRB_OP_FILL || op.kind == VRB_OP_CHECK || op.kind == VRB_OP_STRIDED_READ))
