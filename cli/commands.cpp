@@ -496,6 +496,7 @@ void add_commands(CLI::App &app, Options &o)
     add_report_command(app);
     add_compare_command(app);
     add_export_command(app);
+    add_analyze_command(app);
     add_fleet_command(app);
     add_fit_command(app);
     add_health_command(app);

@@ -54,6 +54,7 @@ void add_report_command(CLI::App &app);
 void write_index_html(const ResultIndex &index, const std::string &folder, const std::string &page);
 void add_compare_command(CLI::App &app);
 void add_export_command(CLI::App &app);
+void add_analyze_command(CLI::App &app); // analyze_command.cpp
 void add_commands(CLI::App &app, Options &options);
 // Commands in files of their own; each runs from its CLI11 callback.
 void add_plugin_check_command(CLI::App &app); // plugin_check_command.cpp

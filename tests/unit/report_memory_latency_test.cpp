@@ -23,10 +23,10 @@ nlohmann::json plateau(const char *name, double value)
 
 } // namespace
 
-TEST(ReportFigures, MemoryLatencyIsThePlateauNamedMemoryNotTheTlbStepsAfterIt)
+TEST(ReportFigures, MemoryLatencyIsThePlateauNamedMemoryNotTheTranslationStepsAfterIt)
 {
     const auto set = chase_set({plateau("L1", 1.3), plateau("L3", 37), plateau("memory", 135),
-                                plateau("TLB reach 1", 166), plateau("TLB reach 2", 288)});
+                                plateau("memory past the TLB", 166), plateau("memory past the TLB (2)", 288)});
     EXPECT_EQ(vrb::report::memory_latency_ns(set, "host:0"), 135.0);
 }
 

@@ -1,3 +1,4 @@
+#include <vrambench/core/analysis/levels.hpp>
 #include <vrambench/core/health/figure.hpp>
 #include <vrambench/core/health/thresholds.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
@@ -81,7 +82,11 @@ std::optional<Figure> health_figure(const json &result)
     } else if (probe != "latency.chase") {
         return std::nullopt;
     }
-    if (source->contains("value") && (*source)["value"].is_number()) f.value = (*source)["value"].get<double>();
+    if (probe == "latency.chase") {
+        if (const auto memory = analysis::memory_latency(result)) f.value = memory->ns;
+    } else if (source->contains("value") && (*source)["value"].is_number()) {
+        f.value = (*source)["value"].get<double>();
+    }
     f.status = text_or(*source, "status", text_or(result, "status", ""));
     const json &verification = object_or_empty(*source, "verification");
     f.verification = text_or(verification, "status", "unverified");

@@ -1,4 +1,5 @@
 #include <vrambench/core/measurement/plateaus.hpp>
+#include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 
 #include <fmt/format.h>
@@ -131,15 +132,23 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
 {
     std::vector<CacheReach> out;
     const uint32_t units = (info.known & VRB_KNOWN_COMPUTE_UNITS) && info.compute_units ? info.compute_units : 1;
+    uint32_t deepest = 0;
+    for (uint32_t i = 0; i < info.cache_count && i < VRB_MAX_CACHES; ++i)
+        if (module_text(info.caches[i].kind) != "instruction" && info.caches[i].bytes)
+            deepest = std::max(deepest, info.caches[i].level);
     for (uint32_t i = 0; i < info.cache_count && i < VRB_MAX_CACHES; ++i) {
         const vrb_cache_info &c = info.caches[i];
         if (module_text(c.kind) == "instruction" || c.bytes == 0) continue;
+        // A GPU's last level is one for the whole device, whether or not its module says
+        // who shares it: one per unit would put its memory past what the card holds.
+        const bool device_wide = !c.shared_by && info.type != VRB_DEVICE_CPU && c.level == deepest;
+        const uint32_t shared_by = device_wide ? units : c.shared_by;
         CacheReach r{c.level, c.bytes, 1, 1};
         const uint64_t users = std::min(threads, units);
-        r.socket_wide = c.bytes / std::max<uint64_t>(c.shared_by ? c.shared_by : units, 1) > most_visible_share;
-        if (c.shared_by) {
+        r.socket_wide = c.bytes / std::max<uint64_t>(shared_by ? shared_by : units, 1) > most_visible_share;
+        if (shared_by) {
             // Shared by s units: the threads spread over ceil(users / s) instances.
-            r.fewest = r.most = std::max<uint64_t>(1, (users + c.shared_by - 1) / c.shared_by);
+            r.fewest = r.most = std::max<uint64_t>(1, (users + shared_by - 1) / shared_by);
         } else {
             r.most = std::max<uint64_t>(1, users);
         }
@@ -150,176 +159,122 @@ std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t thread
 }
 
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor, CurveFigure figure, double memory_side, bool settled,
-                   std::span<const TlbReach> tlbs)
+                   CurveFigure figure, bool settled, std::span<const TlbReach> tlbs)
 {
-    constexpr double clear_step = 1.15;
-    auto improved_on = [&](std::size_t k) {
-        if (k + 1 >= plateaus.size()) return false;
-        const double here = plateaus[k].level, next = plateaus[k + 1].level;
-        return figure == CurveFigure::bandwidth ? next > here * clear_step
-               : figure == CurveFigure::latency ? next * clear_step < here
-                                                : false;
-    };
-    // How far, in log, plateau k's level ends from the bytes a cache level can hold; a
-    // socket-wide level's reported bytes are no reach a curve ends near. A level ends
-    // where the last of its TLB steps (below) ends.
-    std::vector<uint32_t> tlb_step(plateaus.size(), 0);
-    auto level_end = [&](std::size_t k) {
-        while (k + 1 < plateaus.size() && tlb_step[k + 1])
-            ++k;
-        return plateaus[k].ends_at;
-    };
-    auto distance = [&](std::size_t k, const CacheReach &c) {
-        if (c.socket_wide) return std::numeric_limits<double>::infinity();
-        const double low = static_cast<double>(c.bytes * c.fewest), high = static_cast<double>(c.bytes * c.most);
-        const double end = level_end(k);
-        return end < low ? std::log(low / end) : end > high ? std::log(end / high) : 0.0;
-    };
-    std::size_t next_cache = 0; // levels are used in order, each once
-    // The level not yet used whose reach plateau k's level ends nearest, within a factor
-    // of 4, and how far; caches.size() when none lies that near.
-    auto nearest = [&](std::size_t k) {
-        std::pair<std::size_t, double> found{caches.size(), std::log(4.0) + 1e-9};
-        for (std::size_t c = next_cache; c < caches.size(); ++c)
-            if (const double d = distance(k, caches[c]); d < found.second) found = {c, d};
-        return found;
-    };
-    double largest_cache = 0;
-    for (const CacheReach &c : caches)
-        if (!c.socket_wide) largest_cache = std::max(largest_cache, static_cast<double>(c.bytes));
-    const bool socket_wide =
-        std::any_of(caches.begin(), caches.end(), [](const CacheReach &c) { return c.socket_wide; });
-    const bool past_the_caches =
-        !plateaus.empty() && (largest_cache > 0 || socket_wide) && largest_x >= memory_factor * largest_cache;
-    const bool reached_memory = past_the_caches || (settled && !plateaus.empty());
+    const std::size_t n = plateaus.size();
+    for (Plateau &p : plateaus) {
+        p.name.clear();
+        p.reported_bytes = 0;
+    }
+    if (n == 0) return;
+    const bool latency = figure == CurveFigure::latency;
+    auto reach = [](const CacheReach &c) { return static_cast<double>(c.bytes * c.most); };
 
-    // Where memory begins: the last plateau, or on a latency curve the first whose level
-    // is within `memory_side` of the last's, past which TLB misses add their page walks.
-    std::size_t memory = plateaus.size();
-    if (reached_memory) {
-        memory = plateaus.size() - 1;
-        if (figure == CurveFigure::latency && !settled)
-            while (memory > 0 && plateaus[memory - 1].level * memory_side >= plateaus.back().level)
+    // Where the curve can have reached memory: past memory_factor x every cache it can
+    // see (a socket-wide cache's reported size is none of them), or grown until it settled.
+    double largest = 0;
+    bool socket_wide = false;
+    for (const CacheReach &c : caches)
+        if (c.socket_wide)
+            socket_wide = true;
+        else
+            largest = std::max(largest, reach(c));
+    const bool reached = settled || ((largest > 0 || socket_wide) && largest_x >= memory_factor * largest);
+    // A socket-wide cache holds at most most_visible_share for each unit the threads use.
+    auto inside_a_cache = [&](std::size_t k) {
+        return std::any_of(caches.begin(), caches.end(), [&](const CacheReach &c) {
+            const double held = c.socket_wide ? static_cast<double>(most_visible_share * c.most) : reach(c);
+            return plateaus[k].ends_at <= held;
+        });
+    };
+
+    // Memory: the last plateau, and on a latency curve every plateau before it that only
+    // translation separates from it (steps under translation_step), back to one that ends
+    // inside a cache.
+    std::size_t memory = n;
+    if (reached) {
+        memory = n - 1;
+        if (latency)
+            while (memory > 0 && !inside_a_cache(memory - 1) &&
+                   plateaus[memory].level < translation_step * plateaus[memory - 1].level)
                 --memory;
     }
 
-    // A latency step inside a cache level, where a data TLB's reach ends: past it most
-    // loads pay a translation (a second-level TLB lookup, or a page walk). It lies between
-    // 1/1.5 and 2.5 x the reach (a random chain's pages outgrow the TLB gradually, and the
-    // program's own pages take entries too), costs less than doubling the latency (a miss
-    // to the next cache costs more), and lies not within 1.5 x of any cache's reach (there
-    // the cache is the cause). Each reach ends one step, the first past it. Such a plateau
-    // is the level before it past that TLB, never a cache of its own. On a VM the
-    // hypervisor's 4 KiB pages set the reach even where the guest has huge pages: every
-    // page size's reach is tried.
-    std::vector<bool> reach_used(tlbs.size(), false);
-    if (figure == CurveFigure::latency)
-        for (std::size_t k = 1; k < memory; ++k) {
-            const double x = plateaus[k - 1].ends_at;
-            if (improved_on(k - 1) || plateaus[k].level >= 2 * plateaus[k - 1].level) continue;
-            const bool at_a_cache = std::any_of(caches.begin(), caches.end(), [&](const CacheReach &c) {
-                return !c.socket_wide && x * 1.5 >= static_cast<double>(c.bytes * c.fewest) &&
-                       x <= 1.5 * static_cast<double>(c.bytes * c.most);
-            });
-            if (at_a_cache) continue;
-            for (std::size_t t = 0; t < tlbs.size(); ++t) {
-                const auto reach = static_cast<double>(tlbs[t].bytes);
-                if (reach_used[t] || x * 1.5 < reach || x > 2.5 * reach) continue;
-                tlb_step[k] = tlbs[t].level;
-                reach_used[t] = true;
-                break;
-            }
-        }
+    // The cache level each plateau before memory lies in: the first whose reach its end
+    // is within level_reach of; a socket-wide cache takes whatever lies past the others.
+    auto level_of = [&](std::size_t k) {
+        for (std::size_t c = 0; c < caches.size(); ++c)
+            if (caches[c].socket_wide || plateaus[k].ends_at <= level_reach * reach(caches[c])) return c;
+        return caches.size();
+    };
+    auto level_name = [&](std::size_t c) { return fmt::format("L{}", caches[c].level); };
+    auto next_name = [&](std::size_t c) {
+        return c + 1 < caches.size() ? level_name(c + 1) : memory < n ? std::string("memory") : std::string();
+    };
 
-    std::size_t levels = 0;                   // plateaus that are memory levels, counted for "cache N"
-    std::size_t last_named = plateaus.size(); // the plateau the last level was named for
-    for (std::size_t k = 0; k < plateaus.size(); ++k) {
+    std::size_t taken = 0;            // levels before this one took a plateau or were passed
+    std::size_t last = caches.size(); // the level the last named plateau lies in
+    bool any_level = false;
+    std::size_t deepest_yet = 0;
+    for (std::size_t k = 0; k < memory; ++k) {
         Plateau &p = plateaus[k];
-        p.reported_bytes = 0;
-        if (k >= memory) {
-            // Numbered, so that each step keeps a name of its own where sets are compared.
-            p.name = k == memory ? "memory" : fmt::format("TLB reach {}", k - memory);
+        const bool improved_on = figure == CurveFigure::bandwidth && k + 1 < n && plateaus[k + 1].level > p.level;
+        if (!any_level && improved_on) {
+            p.name = "overhead";
             continue;
         }
-        if (tlb_step[k]) continue; // named after the level it steps from, once that is named
-        if (k + 1 < plateaus.size() && improved_on(k)) {
-            // A cost per run bounds only the smallest working sets, whose runs are the
-            // shortest; past a level, a stretch the next one improves on is a dip: the
-            // device slowed for a while (a neighbour on its cores, a clock), or something
-            // between two levels (a prefetcher, a replacement policy) costs more there.
-            p.name = levels == 0 ? "overhead" : "dip";
+        any_level = true;
+        const std::size_t c = std::max(level_of(k), deepest_yet); // levels come in order of size
+        deepest_yet = c;
+        if (c == caches.size()) {
+            p.name = caches.empty() ? std::string(memory < n ? "before memory" : "short of memory")
+                     : memory < n   ? fmt::format("between {} and memory", level_name(caches.size() - 1))
+                                    : fmt::format("past {}", level_name(caches.size() - 1));
+            last = c;
             continue;
         }
-        p.name = fmt::format("cache {}", ++levels);
-        if (k + 1 == plateaus.size()) {
-            if (!caches.empty() && next_cache == caches.size())
-                // Past the last cache an earlier plateau was named for, but not far enough
-                // past it to claim memory: say where it lies, not a level it may not be.
-                p.name = fmt::format("past L{}", caches.back().level);
-            break;
+        if (c == last || c < taken) {
+            // A second plateau in a level: translation on a latency curve when it less than
+            // doubles the latency, else something between that level and the next.
+            const bool translation =
+                latency && p.level > plateaus[k - 1].level && p.level < translation_step * plateaus[k - 1].level;
+            const std::string next = next_name(c);
+            p.name = translation    ? fmt::format("{} past the TLB", level_name(c))
+                     : next.empty() ? fmt::format("past {}", level_name(c))
+                                    : fmt::format("between {} and {}", level_name(c), next);
+            last = c;
+            continue;
         }
-        const auto [match, best] = nearest(k);
-        if (match == caches.size()) continue;
-        // A level belongs to the plateau that ends nearest its reach: a short stretch on
-        // the way out of one level (the last level's lines partly still there) must not
-        // take the next level's name from the plateau that is that level. Only a later
-        // plateau whose own nearest level this is takes it: one nearer still to a deeper
-        // level leaves this one to p.
-        // A plateau on the way down to memory, within half again of memory's level and
-        // nearer it than p's, is memory partly reached, not the level: it takes none
-        // from p. (A GPU's L2 at twice its memory's bandwidth is still a level.)
-        auto memory_like = [&](std::size_t j) {
-            if (memory == plateaus.size()) return false;
-            const double to_memory = std::abs(std::log(plateaus[j].level / plateaus[memory].level));
-            return to_memory < std::log(1.5) && to_memory < std::abs(std::log(plateaus[j].level / p.level));
-        };
-        // Likewise a plateau on the way out to the next, within half again of its level and
-        // nearer it than p's, is that next level partly reached (a random chain at most of a
-        // cache's size already misses it often): it takes no level from p either.
-        auto way_out = [&](std::size_t j) {
-            const double to_next = std::abs(std::log(plateaus[j].level / plateaus[j + 1].level));
-            return to_next < std::log(1.5) && to_next < std::abs(std::log(plateaus[j].level / p.level));
-        };
-        bool nearer_later = false;
-        for (std::size_t j = k + 1; j < memory && j + 1 < plateaus.size() && !nearer_later; ++j)
-            nearer_later = !tlb_step[j] && !improved_on(j) && !memory_like(j) && !way_out(j) &&
-                           nearest(j).first == match && distance(j, caches[match]) < best;
-        if (nearer_later) continue;
-        // Earlier levels no plateau took, whose reach this one began inside: no step told
-        // them apart, so the plateau is theirs as much as the level its end names.
-        p.name.clear();
-        for (std::size_t c = next_cache; c < match; ++c)
-            if (p.starts_at > 0 && !caches[c].socket_wide &&
-                2 * p.starts_at <= static_cast<double>(caches[c].bytes * caches[c].most))
-                p.name += fmt::format("L{}+", caches[c].level);
-        p.name += fmt::format("L{}", caches[match].level);
-        next_cache = match + 1;
-        last_named = k;
+        // The level's first plateau is that level, and the levels before it no plateau
+        // took, whose reach this one began inside: no step told them apart.
+        for (std::size_t e = taken; e < c; ++e)
+            if (!caches[e].socket_wide && p.starts_at > 0 && 2 * p.starts_at <= reach(caches[e]))
+                p.name += level_name(e) + "+";
+        p.name += level_name(c);
+        if (caches[c].socket_wide) p.reported_bytes = caches[c].bytes;
+        taken = c + 1;
+        last = c;
     }
-
-    // The deepest level took no plateau by its reach, and the curve reached memory: the
-    // level the curve saw last before memory is it (a socket's L3 of which a VM's cores
-    // see a slice, or an L3 whose latency the TLB's reach ends before its size does).
-    if (memory != plateaus.size() && !caches.empty() && next_cache != caches.size()) {
-        const std::size_t after = last_named == plateaus.size() ? 0 : last_named + 1;
-        for (std::size_t k = memory; k-- > after;) {
-            if (!plateaus[k].name.starts_with("cache ")) continue;
-            const CacheReach &deepest = caches.back();
-            plateaus[k].name = fmt::format("L{}", deepest.level);
-            if (deepest.socket_wide) plateaus[k].reported_bytes = deepest.bytes;
-            break;
-        }
+    if (memory < n) plateaus[memory].name = "memory";
+    // Each later step is a translation: past the reach of the largest TLB the set records
+    // that the step's working set outgrew, or numbered where it records none.
+    for (std::size_t k = memory + 1; k < n && memory < n; ++k) {
+        const double x = plateaus[k - 1].ends_at;
+        const TlbReach *outgrown = nullptr;
+        for (const TlbReach &t : tlbs)
+            if (static_cast<double>(t.bytes) <= x && (!outgrown || t.bytes > outgrown->bytes)) outgrown = &t;
+        plateaus[k].name =
+            outgrown ? fmt::format("memory past the L{} TLB ({})", outgrown->level, format_size(outgrown->bytes))
+                     : std::string("memory past the TLB");
     }
-    // A TLB step keeps the name of the level it steps from: "L2 past L1 TLB".
-    for (std::size_t k = 1; k < plateaus.size(); ++k)
-        if (tlb_step[k]) {
-            std::size_t from = k;
-            while (tlb_step[from])
-                --from;
-            plateaus[k].name = fmt::format("{} past L{} TLB", plateaus[from].name, tlb_step[k]);
-            plateaus[k].reported_bytes = 0;
-        }
+    // Every name once, so that sets compare level by level: a second step of one kind
+    // is numbered.
+    for (std::size_t k = 1; k < n; ++k) {
+        std::size_t same = 1;
+        for (std::size_t j = 0; j < k; ++j)
+            if (plateaus[j].name == plateaus[k].name || plateaus[j].name.starts_with(plateaus[k].name + " (")) ++same;
+        if (same > 1) plateaus[k].name += fmt::format(" ({})", same);
+    }
 }
 
 } // namespace vrb

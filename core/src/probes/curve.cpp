@@ -1,5 +1,7 @@
 #include "curve.hpp"
+
 #include "curve_plan.hpp"
+#include <vrambench/core/analysis/curve_analysis.hpp>
 
 #include <vrambench/core/measurement/parallel.hpp>
 #include <vrambench/operation.hpp>
@@ -230,24 +232,15 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
 
     nlohmann::json plateaus = nlohmann::json::array();
     if (caches) {
-        auto found = find_plateaus(curve);
-        const CurveFigure figure = r.metric == "bandwidth" ? CurveFigure::bandwidth
-                                   : r.metric == "latency" ? CurveFigure::latency
-                                                           : CurveFigure::unspecified;
-        name_plateaus(found, *caches,
-                      reach > 0       ? reach
-                      : curve.empty() ? 0
-                                      : curve.back().x,
-                      4, figure, 2.5, settled, tlbs);
-        for (const Plateau &p : found) {
-            nlohmann::json j = {{"name", p.name},
-                                {"value", p.level},
-                                {"from", curve[p.first].x},
-                                {"to", curve[p.last].x},
-                                {"ends_at", p.ends_at}};
-            if (p.reported_bytes) j["reported_bytes"] = p.reported_bytes;
-            plateaus.push_back(std::move(j));
-        }
+        analysis::CurveContext context;
+        context.caches = *caches;
+        context.largest_x = reach;
+        context.figure = r.metric == "bandwidth" ? CurveFigure::bandwidth
+                         : r.metric == "latency" ? CurveFigure::latency
+                                                 : CurveFigure::unspecified;
+        context.settled = settled;
+        context.tlbs.assign(tlbs.begin(), tlbs.end());
+        plateaus = analysis::curve_plateaus(curve, context);
     }
     r.extra = {{"curve", {{"x", x_name_}, {"x_unit", x_unit_}, {"points", points}, {"plateaus", plateaus}}}};
     return r;

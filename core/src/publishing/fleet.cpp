@@ -1,3 +1,4 @@
+#include <vrambench/core/analysis/levels.hpp>
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/publishing/compare.hpp>
@@ -159,6 +160,13 @@ FleetComparison compare_fleet_documents(const std::vector<std::pair<std::string,
                                                      parameters_line(parameters), status));
                 continue;
             }
+            // A chase's figure is its memory latency, not its last point.
+            const auto memory = analysis::memory_latency(r);
+            if (*figure == "latency" && !memory) {
+                fleet.left_out.push_back(fmt::format("{} {} ({}) {} {}: memory not reached", host, key, file, *figure,
+                                                     parameters_line(parameters)));
+                continue;
+            }
             const std::string backend = text_or(d, "backend", text_or(r, "backend", "?"));
             const std::string model = device_match_text(d, DeviceMatch::model);
             const std::string identity =
@@ -177,7 +185,8 @@ FleetComparison compare_fleet_documents(const std::vector<std::pair<std::string,
                 group.parameters_text = parameters_line(parameters);
                 group.lower_is_better = lower_is_better(group.metric, group.unit);
             }
-            group.cards.push_back({file, host, key, device_id, r["value"].get<double>(), 0, false});
+            group.cards.push_back(
+                {file, host, key, device_id, memory ? memory->ns : r["value"].get<double>(), 0, false});
         }
     }
     fleet.cards = cards_seen.size();

@@ -1,3 +1,4 @@
+#include <vrambench/core/analysis/levels.hpp>
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/results/json_fields.hpp>
@@ -53,12 +54,9 @@ std::string chase_figure(const json &results, const std::string &device)
 {
     for (const json &r : results) {
         if (text_or(r, "probe", "") != "latency.chase" || text_or(r, "device", "") != device || !usable(r)) continue;
-        const json &plateaus = array_or_empty(object_or_empty(object_or_empty(r, "extra"), "curve"), "plateaus");
-        if (plateaus.empty()) return "not reached";
-        const json &last = plateaus.back();
-        if (text_or(last, "name", "") != "memory") return "not reached";
-        return fmt::format("{:.0f} ns past {}", number_or(last, "value", 0.0),
-                           format_size(static_cast<uint64_t>(number_or(last, "from", 0.0))));
+        const auto memory = analysis::memory_latency(r);
+        if (!memory) return "not reached";
+        return fmt::format("{:.0f} ns past {}", memory->ns, format_size(static_cast<uint64_t>(memory->from_bytes)));
     }
     return "-";
 }

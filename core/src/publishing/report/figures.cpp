@@ -1,4 +1,5 @@
 #include "figures.hpp"
+#include <vrambench/core/analysis/levels.hpp>
 
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/results/json_fields.hpp>
@@ -90,11 +91,7 @@ std::optional<double> memory_latency_ns(const json &set, const std::string &devi
 {
     for (const json *r : results_of(set, device, "latency.chase")) {
         if (!usable(*r)) continue;
-        // DRAM's plateau: the last one in sets that name no TLB steps, followed by the
-        // page-walk steps ("TLB reach N") in sets that do.
-        for (const json &p : plateaus_of(*r))
-            if (text_or(p, "name", "") == "memory" && p.contains("value") && p["value"].is_number())
-                return p["value"].get<double>();
+        if (const auto memory = analysis::memory_latency(*r)) return memory->ns;
     }
     return std::nullopt;
 }

@@ -2,6 +2,7 @@
 // devices' workers ran (run --concurrent; "ran_alongside" names them) set beside the
 // same figure of the same card (by key) measured alone, from any of the sets.
 #include "builders.hpp"
+#include <vrambench/core/analysis/levels.hpp>
 #include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
@@ -29,7 +30,11 @@ std::optional<std::pair<std::string, double>> figure_of(const json &result)
         return std::pair{fmt::format("{}, {} B, {}", parameter_text(result, "operation"),
                                      parameter_number(result, "element_bytes"), parameter_text(result, "memory_kind")),
                          result["value"].get<double>()};
-    if (probe == "latency.chase") return std::pair{std::string("latency"), result["value"].get<double>()};
+    if (probe == "latency.chase") {
+        const auto memory = analysis::memory_latency(result);
+        if (!memory) return std::nullopt; // a chase inside the caches says nothing of memory
+        return std::pair{std::string("latency"), memory->ns};
+    }
     return std::nullopt;
 }
 

@@ -24,8 +24,8 @@ struct Plateau {
     // Where it ends: the x at which the curve crosses halfway (geometrically) to the
     // next plateau's level; for the last plateau, its last point's x.
     double ends_at = 0;
-    // "L1", "L2", ..., "L2 past L1 TLB", "memory", "TLB reach 1", ..., "overhead", "dip";
-    // set by name_plateaus()
+    // "L1", "L2", ..., "L2 past the TLB", "between L2 and L3", "memory", "memory past the
+    // TLB", "overhead"; set by name_plateaus()
     std::string name;
     // The size the device reports for the level named, where the curve cannot see all of
     // it (a socket's L3 reported to a VM that runs on a few of its cores); 0 otherwise.
@@ -60,50 +60,50 @@ struct CacheReach {
 inline constexpr uint64_t most_visible_share = 32ull << 20;
 
 // The reach of every data or unified cache of a device, by level. `threads` is how many
-// compute units the operation runs on (1 for a dependent chase).
+// compute units the operation runs on (1 for a dependent chase). A GPU's last level whose
+// module does not say who shares it (shared_by 0) is one instance for the whole device.
 std::vector<CacheReach> cache_reach(const vrb_device_info &info, uint32_t threads);
 
-// What the curve's figure is. Outgrowing a cache makes bandwidth fall and latency rise,
-// so a plateau that the next one improves on (by more than 15 %) is not a cache level:
-// before the first level, a fixed cost per run (dispatch, launch) bounds it; after one,
-// it is a dip (the device slowed for a while, or a cost between two levels).
+// What the curve's figure is: outgrowing a cache makes bandwidth fall and latency rise.
 enum class CurveFigure { unspecified, bandwidth, latency };
 
-// Names plateaus in order of x: for one the next plateau improves on (when `figure` says
-// which way is better), "overhead" before any plateau was named a level and "dip"
-// after one, neither counted as a level; each other but the last after the cache level
-// whose reach lies nearest its end, within a factor of 4 ("L1", "L2" ...), or "cache N"
-// when none does or when a later plateau (neither the last, nor overhead or a dip, nor
-// one on the way out to the next plateau: within 1.5 x of its level and nearer it) whose
-// own nearest level that is ends nearer its reach. A plateau named for a level that also
-// began inside an earlier level's reach no plateau took (starts_at at most half its reach)
-// is named for both, "L1+L2": the two serve those sizes at one speed (a Zen 4 core writes
-// to its L2 as fast as to its L1). A socket-wide cache is matched by no reach and counts
-// for none of the sizes below.
+// The rule's parameters (docs/results.md, "How plateaus are named").
+// A curve reached memory once it went this far past every cache it can see.
+inline constexpr double memory_factor = 4;
+// A plateau lies in a cache level when it ends within this factor of the level's reach:
+// a random chase misses a cache before its full size (an NVIDIA L2's far partition, a
+// VM's share of an L3) and a stream spills a little past it.
+inline constexpr double level_reach = 2;
+// A step that less than doubles a chase's latency is a translation, not a further level:
+// a page walk's loads mostly hit the caches and cost less than the load they translate,
+// while a miss to the next level (a last-level cache's to DRAM, too) costs twice or more.
+inline constexpr double translation_step = 2;
+
+// Names a curve's plateaus, in order of x, by one rule:
 //
-// The curve reached memory when it went past one instance of every cache by
-// `memory_factor`. Then, on a bandwidth curve the last plateau is "memory"; on a latency
-// curve the first plateau within a factor of `memory_side` of the last one's level is
-// "memory" (DRAM) and those after it "TLB reach 1", "TLB reach 2" ... (the page walks that working sets
-// past the TLBs' reach add to DRAM's latency): a plateau at DRAM latency is never a
-// cache. And where the deepest cache level took no plateau (it is socket-wide, or the
-// TLB's reach ends it before its own), the last plateau named "cache N" before memory,
-// past every named level, is that level, with the reported size beside it when that is
-// socket-wide. When the curve did not reach memory, the last plateau is "past LN" when
-// an earlier one was named for the last cache level N, or "cache N" otherwise.
-//
-// `settled`: the curve grew past its planned sizes until two points 2x apart agreed (no
-// cache size said where memory starts; probes/growth.hpp). It reached memory by its own
-// figure, and its last plateau, where the figure settled, is "memory"; with no cache size
-// to tell a large cache's latency from DRAM's, no earlier plateau is taken for memory.
-//
-// `tlbs`: the data TLBs' reaches. On a latency curve short of memory, a plateau that
-// follows a step where one ends (1/1.5 to 2.5 x the reach, not within 1.5 x of a cache's
-// reach, less than twice the latency before it; each reach ends one step) is the level it
-// stepped from past that TLB, "L2 past L1 TLB": it takes no level and counts as none, and
-// the level it steps from ends, for matching a cache's reach, where the last such step ends.
+// Memory is the level the curve holds out to its largest footprints: the last plateau,
+// once the curve went past memory_factor x every cache it can see (or grew until its
+// figure settled). On a latency curve it reaches back over every step of less than
+// translation_step before it, up to a plateau that ends inside a cache's reach (a
+// socket-wide cache's: most_visible_share for each unit the threads use): past the
+// last cache only translation raises a chase's latency. Memory is named at its first
+// plateau; each later one is "memory past the TLB" ("memory past the L2 TLB (12 MiB)"
+// where `tlbs` records a reach the working set outgrew there). Every plateau before
+// memory lies in the first cache level whose reach (one instance times the instances the
+// threads spread over) its end is within level_reach of; a socket-wide cache (its
+// reported size no reach a curve can see) takes all past the others. A level's first
+// plateau is that level, named with the earlier levels no plateau took whose reach it
+// began inside ("L1+L2": no step told them apart); a later one in the same level is
+// "L2 past the TLB" on a latency curve when it raises the latency, by less than double;
+// else it is
+// named by where it lies: "between L2 and L3", "between L3 and memory", "past L3" when
+// the curve did not reach memory ("before memory", "short of memory" on a device that
+// reports no cache). On a bandwidth curve the plateaus before the first
+// level that the next one improves on are "overhead": a fixed cost per run bounds the
+// smallest sets. A name that recurs is numbered: "L2 past the TLB (2)". No plateau is
+// ever named "cache N": a plateau that matches nothing is named by where it lies.
 void name_plateaus(std::vector<Plateau> &plateaus, std::span<const CacheReach> caches, double largest_x,
-                   double memory_factor = 4, CurveFigure figure = CurveFigure::unspecified, double memory_side = 2.5,
-                   bool settled = false, std::span<const TlbReach> tlbs = {});
+                   CurveFigure figure = CurveFigure::unspecified, bool settled = false,
+                   std::span<const TlbReach> tlbs = {});
 
 } // namespace vrb

@@ -1,0 +1,79 @@
+// `vrambench analyze SET... [-o OUT]`: re-derives the plateaus of stored result sets (the
+// levels each curve is named by, and so the memory latency every reader prints) from
+// their points and device descriptions with this version's rule, and says what changed.
+// Measured values are never touched.
+#include "commands.hpp"
+
+#include <vrambench/core/analysis/curve_analysis.hpp>
+#include <vrambench/core/error.hpp>
+#include <vrambench/core/results/output_file.hpp>
+#include <vrambench/core/results/result.hpp>
+#include <vrambench/core/results/schema.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace vrb::cli {
+
+namespace {
+
+struct AnalyzeOptions {
+    std::vector<std::string> sets;
+    std::string output;
+};
+
+nlohmann::json read_valid(const std::string &file)
+{
+    nlohmann::json document = read_result_file(file);
+    if (const auto violation = validate_result_json(document))
+        throw UsageError(fmt::format("{}: does not match schema v{}: at {}: {}", file, schema_version, violation->path,
+                                     violation->message));
+    return document;
+}
+
+int run_analyze(const AnalyzeOptions &o)
+{
+    if (!o.output.empty() && o.sets.size() != 1)
+        throw UsageError(fmt::format("analyze -o writes one set; {} were given", o.sets.size()));
+    // Every set is read and checked before anything is written: a bad one loses nothing.
+    std::vector<nlohmann::json> documents;
+    for (const std::string &file : o.sets)
+        documents.push_back(read_valid(file));
+    std::string out;
+    for (std::size_t i = 0; i < o.sets.size(); ++i) {
+        const auto changes = analysis::reanalyze(documents[i]);
+        out += fmt::format("{}: {}\n", o.sets[i],
+                           changes.empty()
+                               ? std::string("no derived figure changed")
+                               : fmt::format("{} curve{} renamed", changes.size(), changes.size() == 1 ? "" : "s"));
+        for (const analysis::Change &c : changes)
+            out += fmt::format("  {}\n    was: {}\n    now: {}\n", c.where, c.before, c.after);
+        if (const auto violation = validate_result_json(documents[i]))
+            throw RunError(fmt::format("{}: re-derived set does not match schema v{}: at {}: {}", o.sets[i],
+                                       schema_version, violation->path, violation->message));
+    }
+    if (!o.output.empty()) {
+        write_file_atomically(o.output, documents.front().dump(2) + "\n");
+        out += fmt::format("wrote {}\n", o.output);
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace
+
+void add_analyze_command(CLI::App &app)
+{
+    auto options = std::make_shared<AnalyzeOptions>();
+    auto *command = app.add_subcommand("analyze", "Re-derive the plateaus and level names of stored result sets "
+                                                  "with this version's rule, and print what changed");
+    command->add_option("sets", options->sets, "Result files")->required();
+    command->add_option("-o,--output", options->output,
+                        "Write the re-derived set here (one set; may be the set itself)");
+    set_runner(command, [options] { return run_analyze(*options); });
+}
+
+} // namespace vrb::cli
