@@ -88,6 +88,10 @@ std::vector<Change> reanalyze(json &set)
             if (const double v = number_or(p, "value", 0); v > 0 && p.contains(x) && p[x].is_number())
                 points.push_back({p[x].get<double>(), v});
         json after = curve_plateaus(points, context);
+        // A chase measured with the core's clock known gives each level in cycles too.
+        if (const double khz = number_or(extra, "core_clock_khz", 0); khz > 0)
+            for (json &p : after)
+                p["cycles"] = p["value"].get<double>() * khz / 1e6;
         const json before = curve.contains("plateaus") ? curve["plateaus"] : json::array();
         const std::string unit = text_or(r, "unit", "");
         const std::string was = levels_text(before, unit), now = levels_text(after, unit);

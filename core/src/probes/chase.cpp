@@ -148,7 +148,7 @@ class ChaseProbe final : public Probe {
         if (plan.grow) r.extra["growth"] = growth.to_json();
         if (clock) {
             r.extra["core_clock_khz"] = info.core_clock_khz;
-            for (auto &p : r.extra["curve"]["plateaus"])
+            for (auto &p : r.extra["curve"]["plateaus"]) // as analysis::reanalyze gives them
                 p["cycles"] = p["value"].get<double>() * info.core_clock_khz / 1e6;
         }
         ctx.emit(std::move(r));
