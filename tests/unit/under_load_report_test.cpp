@@ -20,6 +20,10 @@ nlohmann::json concurrent_twin()
     set["run"]["concurrent_devices"] = {"cuda:0", "cuda:1"};
     for (auto &r : set["results"]) {
         if (r["value"].is_number()) r["value"] = r["value"].get<double>() * 0.9;
+        // A chase's figure is its memory plateau's: that is 10% lower too.
+        if (r.contains("extra") && r["extra"].contains("curve") && r["extra"]["curve"].contains("plateaus"))
+            for (auto &p : r["extra"]["curve"]["plateaus"])
+                p["value"] = p["value"].get<double>() * 0.9;
         r["ran_alongside"] = {r["device"] == "cuda:0" ? "cuda:1" : "cuda:0"};
     }
     return set;
