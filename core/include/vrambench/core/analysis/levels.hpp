@@ -1,6 +1,7 @@
 // The figures of a memory level as every reader takes them from a stored result: a named
-// plateau's value, and the memory latency. report, index, export, compare, fleet and
-// health call these, so that no two of them can print different figures for one set.
+// plateau's value, and the memory latency. report (its "VRAM against RAM" table and
+// under-load section too), index, fleet and health call these, so that no two of them can
+// print different figures for one set; compare and export carry the plateaus by name.
 #pragma once
 
 #include <nlohmann/json.hpp>
