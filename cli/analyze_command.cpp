@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -43,13 +44,15 @@ int run_analyze(const AnalyzeOptions &o)
         documents.push_back(read_valid(file));
     std::string out;
     for (std::size_t i = 0; i < o.sets.size(); ++i) {
-        const auto changes = analysis::reanalyze(documents[i]);
+        const auto curves = analysis::reanalyze(documents[i]);
+        const auto changed = std::count_if(curves.begin(), curves.end(), [](const auto &c) { return c.changed(); });
         out += fmt::format("{}: {}\n", o.sets[i],
-                           changes.empty()
-                               ? std::string("no derived figure changed")
-                               : fmt::format("{} curve{} renamed", changes.size(), changes.size() == 1 ? "" : "s"));
-        for (const analysis::Change &c : changes)
-            out += fmt::format("  {}\n    was: {}\n    now: {}\n", c.where, c.before, c.after);
+                           changed == 0 ? std::string("no derived figure changed")
+                                        : fmt::format("{} of {} curves renamed", changed, curves.size()));
+        for (const analysis::Change &c : curves) {
+            out += fmt::format("  {}: {}\n", c.where, c.after);
+            if (c.changed()) out += fmt::format("    was: {}\n", c.before);
+        }
         if (const auto violation = validate_result_json(documents[i]))
             throw RunError(fmt::format("{}: re-derived set does not match schema v{}: at {}: {}", o.sets[i],
                                        schema_version, violation->path, violation->message));

@@ -43,9 +43,9 @@ TEST(AnalyzeCli, PrintsTheLevelsASetWasNamedAndIsNowAndWritesNothingWithoutOutpu
     const auto before = std::filesystem::last_write_time(xeon_vm);
     const ProcessResult r = vrambench({"analyze", xeon_vm});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(contains(r.out, "host:0 latency.chase chase")) << r.out;
-    EXPECT_TRUE(contains(r.out, "was: L1 1.429 ns, cache 2 4.731 ns")) << r.out;
+    EXPECT_TRUE(contains(r.out, "host:0 latency.chase chase: L1 1.429 ns, L2 4.731 ns")) << r.out;
     EXPECT_TRUE(contains(r.out, "L3 44.07 ns, L3 past the TLB 68.5 ns, memory 145.9 ns")) << r.out;
+    EXPECT_TRUE(contains(r.out, "was: L1 1.429 ns, cache 2 4.731 ns")) << r.out;
     EXPECT_EQ(std::filesystem::last_write_time(xeon_vm), before);
 }
 
@@ -61,6 +61,8 @@ TEST(AnalyzeCli, WritesTheSetWithOnlyItsPlateausRederivedAndASecondPassChangesNo
     const ProcessResult again = vrambench({"analyze", out.string()});
     ASSERT_EQ(again.exit_code, 0) << again.err;
     EXPECT_TRUE(contains(again.out, "no derived figure changed")) << again.out;
+    EXPECT_FALSE(contains(again.out, "was:")) << again.out;
+    EXPECT_TRUE(contains(again.out, "memory 145.9 ns")) << again.out; // the levels, changed or not
     std::filesystem::remove_all(out.parent_path());
 }
 

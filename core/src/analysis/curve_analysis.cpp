@@ -95,10 +95,8 @@ std::vector<Change> reanalyze(json &set)
         const json before = curve.contains("plateaus") ? curve["plateaus"] : json::array();
         const std::string unit = text_or(r, "unit", "");
         const std::string was = levels_text(before, unit), now = levels_text(after, unit);
-        if (was != now) {
-            const std::string operation = text_or(object_or_empty(r, "parameters"), "operation", "");
-            changes.push_back({fmt::format("{} {} {}", device, text_or(r, "probe", ""), operation), was, now});
-        }
+        const std::string operation = text_or(object_or_empty(r, "parameters"), "operation", "");
+        changes.push_back({fmt::format("{} {} {}", device, text_or(r, "probe", ""), operation), was, now});
         curve["plateaus"] = std::move(after);
     }
     return changes;

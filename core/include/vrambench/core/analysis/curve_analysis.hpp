@@ -34,15 +34,16 @@ nlohmann::json curve_plateaus(std::span<const CurvePoint> curve, const CurveCont
 // for any other probe.
 bool stored_curve_context(const nlohmann::json &result, const DeviceRecord &device, CurveContext &context);
 
-// One derived figure that re-deriving changed.
+// One curve's levels as the set named them and as this version does.
 struct Change {
     std::string where; // "cuda:0 latency.chase chase"
     std::string before, after;
+    bool changed() const { return before != after; }
 };
 
 // Re-derives every plateau of a stored set from its points and device descriptions with
-// this version's rule, in place; what changed, in the set's order. Measured values (every
-// point, every result's value) are left as they are.
+// this version's rule, in place; every curve it named, in the set's order. Measured
+// values (every point, every result's value) are left as they are.
 std::vector<Change> reanalyze(nlohmann::json &set);
 
 } // namespace vrb::analysis
