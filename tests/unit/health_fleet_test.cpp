@@ -70,12 +70,12 @@ TEST(HealthFleet, AnOutlierNoCheckExplainsIsSaidToBeNamedByItsPeersOnly)
     std::vector<std::pair<std::string, nlohmann::json>> documents;
     for (const auto &set : vrb::health::read_result_folder(fleet_health_data("fleet"))) {
         documents.emplace_back(fs::path(set.name).filename().string(), set.set);
-        auto &set = documents.back().second;
-        set["devices"][0].erase("link"); // no link recorded
-        for (auto &r : set["results"]) {
+        auto &doc = documents.back().second;
+        doc["devices"][0].erase("link"); // no link recorded
+        for (auto &r : doc["results"]) {
             r.erase("link");
             // The slow card at 0.77 of its peers: above the datasheet floor, still their outlier.
-            if (set["host"]["hostname"] == "node-3" && r["probe"] == "bandwidth.stream")
+            if (doc["host"]["hostname"] == "node-3" && r["probe"] == "bandwidth.stream")
                 r["value"] = r["value"].get<double>() * 1.4;
         }
     }
