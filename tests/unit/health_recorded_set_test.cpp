@@ -227,6 +227,14 @@ TEST(HealthRecordedSet, ASetWhoseFiguresWereAllSkippedIsNotJudged)
     const CardVerdict one = judged(only_read);
     EXPECT_EQ(one.exit, not_judged_exit) << one.verdict;
     EXPECT_NE(one.verdict.find("1 figure held (1 against the datasheet floor)"), std::string::npos) << one.verdict;
+    // Nor are six other figures without the stream read.
+    json no_read = h200().set;
+    stream(no_read, "read")["status"] = "skipped";
+    const CardVerdict six = judged(no_read);
+    EXPECT_EQ(six.exit, not_judged_exit) << six.verdict;
+    EXPECT_NE(six.verdict.find("6 figures held (6 against the datasheet floor) and not the stream read"),
+              std::string::npos)
+        << six.verdict;
 }
 
 namespace {
