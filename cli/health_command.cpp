@@ -37,7 +37,8 @@ int run_health(const HealthOptions &o)
     health::References references;
     for (const auto &path : o.references)
         references.append(health::read_references(path));
-    if (o.references.empty()) {
+    // The published sets after the given references: --reference adds, it does not replace.
+    {
         std::error_code ec;
         if (const auto published = health::published_results_folder();
             published && std::filesystem::is_directory(*published, ec)) {
@@ -84,7 +85,8 @@ void add_health_command(CLI::App &app)
     health
         ->add_option("--reference", o->references,
                      "A reference file (results/schema/reference-v1.schema.json), a result set or a folder of "
-                     "them (repeatable; the first that has a figure wins). Default: the published results/")
+                     "them (repeatable; the first that has a figure wins), before the published sets (installed "
+                     "with vrambench, share/vrambench/results) and the datasheet floor")
         ->check(CLI::ExistingPath);
     health->add_option("--floor", o->floor, "A figure fails below this fraction of its reference (default 0.75)")
         ->check(CLI::Range(0.01, 1.0));
@@ -94,8 +96,10 @@ void add_health_command(CLI::App &app)
     health->add_option("--timeout", o->timeout, "Stop a backend silent this many seconds (--device; default 600)")
         ->check(CLI::PositiveNumber);
     health->footer("Thresholds and their sources, and a Slurm HealthCheckProgram: docs/health.md.\n"
-                   "Exit codes: 0 healthy; 2 bad input; 3 could not measure; 4 integrity or verification failed; "
-                   "5 below a floor (a figure, the link, throttling).");
+                   "Exit codes: 0 healthy (the stream read and one more figure judged and held); 2 bad input; 3 "
+                   "could not measure; 4 integrity or verification failed; 5 below a floor (a figure, the link "
+                   "under load, a thermal or hardware slowdown); 6 not judged (nothing to judge against: give "
+                   "--reference).");
     set_runner(health, [o] { return run_health(*o); });
 }
 

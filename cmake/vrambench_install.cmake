@@ -7,6 +7,9 @@
 #                                      vrambench_VERSION and vrambench_ABI_VERSION (dev)
 #   share/vrambench/template/          the backend template to copy, a project of its own
 #                                      that builds against this SDK (dev)
+#   share/vrambench/results/           the published result sets (each folder's standard.json
+#                                      and provenance) and their schemas: `health`'s references
+#                                      (core)
 # The executable finds the modules at ../lib/vrambench beside it (core/src/modules/registry.cpp).
 include(CMakePackageConfigHelpers)
 
@@ -21,6 +24,12 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/external_handle.hpp
   ${PROJECT_SOURCE_DIR}/plugins/include/vrambench/operation.hpp
   DESTINATION include/vrambench COMPONENT dev)
+
+# The published sets `health` judges a card against, found at ../share/vrambench/results
+# beside the executable (core/src/health/reference_sets.cpp). Each set travels with the
+# provenance that says how it was measured; INDEX.md and README.md tell what they are.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/results/ DESTINATION share/vrambench/results COMPONENT core
+        FILES_MATCHING PATTERN "*.json" PATTERN "provenance.txt" PATTERN "*.md")
 
 # The template the plugin guide tells a vendor to copy, as plugins/template holds it.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugins/template/ DESTINATION share/vrambench/template COMPONENT dev)

@@ -32,9 +32,13 @@ TEST(HealthCli, AHealthyCardExits0WithOneLinePerCheckAndAVerdict)
         << r.out;
     EXPECT_TRUE(contains(r.out, "  ok    integrity: 5 patterns over 2.0 GiB: every lane read back as written"))
         << r.out;
-    EXPECT_TRUE(contains(r.out, "  ok    link: trained at x16 Gen5, its maximum")) << r.out;
+    EXPECT_TRUE(contains(r.out, "  ok    link: x16 Gen5 under load (during bandwidth.transfer host-to-device pinned "
+                                "at 64 MiB), the card's maximum x16 Gen5"))
+        << r.out;
     EXPECT_TRUE(contains(r.out, "  --    telemetry: the set records no telemetry for this card")) << r.out;
-    EXPECT_TRUE(contains(r.out, "verdict cuda:0: healthy (exit 0)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "verdict cuda:0: healthy: 9 figures held their floors (9 against a measured "
+                                "reference); throttle reasons not read (exit 0)"))
+        << r.out;
 }
 
 TEST(HealthCli, ACardAtHalfItsReferenceExits5NamingTheFigure)
@@ -66,7 +70,7 @@ TEST(HealthCli, ASetWithAFlippedLaneExits4)
     EXPECT_TRUE(contains(r.out, "verdict cuda:0: unhealthy: integrity (exit 4)")) << r.out;
 }
 
-TEST(HealthCli, ADescribedCardWithADowngradedLinkIsNamedForItsLink)
+TEST(HealthCli, ACardWhoseLinkIsDowngradedUnderLoadIsNamedForItsLink)
 {
     const auto r = health({"--result", health_dir + "link.json", "--format", "json"});
     EXPECT_EQ(r.exit_code, 5) << r.err << r.out;
@@ -98,14 +102,16 @@ TEST(HealthCli, BadInputIsRefused)
 }
 
 // The quick suite's stream, integrity and transfer, measured now on the host; no
-// published set is of this machine, so the figures are judged against nothing but
-// what the host has (no datasheet peak, no link).
-TEST(HealthCli, MeasuresTheHostNowAndGivesAVerdict)
+// published set is of this machine and a CPU has no datasheet peak, so nothing is judged:
+// "not judged", exit 6, never "healthy".
+TEST(HealthCli, MeasuresTheHostNowAndSaysNothingWasJudgedWithoutAReference)
 {
     const auto r = health({"--device", "host:0", "--format", "json"}, "VRAMBENCH_RESULTS=");
-    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    EXPECT_EQ(r.exit_code, 6) << r.err << r.out;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["cards"][0]["device"], "host:0");
+    EXPECT_EQ(j["healthy"], false);
+    EXPECT_TRUE(j["cards"][0]["verdict"].get<std::string>().starts_with("not judged: ")) << j["cards"][0]["verdict"];
     std::vector<std::string> names;
     for (const auto &c : j["cards"][0]["checks"])
         names.push_back(c["name"]);
@@ -113,10 +119,12 @@ TEST(HealthCli, MeasuresTheHostNowAndGivesAVerdict)
         EXPECT_NE(std::find(names.begin(), names.end(), needed), names.end()) << needed;
 }
 
-TEST(HealthCli, ADeviceThatCannotBeMeasuredExits3)
+// A device the backend does not have is bad input (2), named: not "could not measure" (3),
+// which is for a card that exists and failed to run.
+TEST(HealthCli, ADeviceTheBackendDoesNotHaveIsBadInput)
 {
     const auto r = health({"--device", "host:7"}, "VRAMBENCH_RESULTS=");
-    EXPECT_TRUE(r.exit_code == 3 || r.exit_code == 2) << r.exit_code << r.err << r.out;
+    EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
     EXPECT_TRUE(contains(r.err + r.out, "host:7")) << r.err << r.out;
 }
 
@@ -157,5 +165,21 @@ TEST(HealthCli, CompareFleetNamesTheSlowCardWithItsReason)
     // Without a reference the link still names it.
     const auto bare = vrambench({"compare", "--fleet", health_dir + "fleet"}, {"VRAMBENCH_RESULTS="});
     EXPECT_EQ(bare.exit_code, 5);
-    EXPECT_TRUE(contains(bare.out, "reasons: link")) << bare.out;
+    EXPECT_TRUE(contains(bare.out, "reasons: below datasheet floor, link")) << bare.out;
+}
+
+// The published sets as `health` finds them itself: the H200 set among them is judged
+// against the datasheet floor (it is never its own reference), and a CPU set is not judged.
+TEST(HealthCli, ThePublishedH200IsHealthyAndAPublishedCpuSetIsNotJudged)
+{
+    const std::string results = std::string(VRAMBENCH_SOURCE_DIR) + "/results/";
+    const auto h200 = health({"--result", results + "nvidia-h200-cuda/standard.json"}, "VRAMBENCH_RESULTS=" + results);
+    EXPECT_EQ(h200.exit_code, 0) << h200.err << h200.out;
+    EXPECT_TRUE(contains(h200.out, "verdict cuda:0: healthy: 7 figures held their floors (7 against the datasheet "
+                                   "floor)"))
+        << h200.out;
+    const auto cpu =
+        health({"--result", results + "ci-vm-epyc-zen5-2vcpu/standard.json"}, "VRAMBENCH_RESULTS=" + results);
+    EXPECT_EQ(cpu.exit_code, 6) << cpu.err << cpu.out;
+    EXPECT_TRUE(contains(cpu.out, ": not judged: ")) << cpu.out;
 }

@@ -42,7 +42,7 @@ TEST(HealthFleet, TheSlowCardIsNamedWithItsReasons)
     const std::string line = text.substr(named_line, text.find('\n', named_line) - named_line);
     EXPECT_NE(line.find("2255 GB/s against a median of 4080 GB/s; reasons: below reference, link"), std::string::npos)
         << line;
-    EXPECT_NE(text.find("    link: this x16 Gen5 card trained at x16 Gen4"), std::string::npos) << text;
+    EXPECT_NE(text.find("    link: x16 Gen4 under load"), std::string::npos) << text;
     const auto j = vrb::fleet_json(fleet);
     EXPECT_EQ(j["exit_code"], 5);
     bool named = false;
@@ -54,14 +54,15 @@ TEST(HealthFleet, TheSlowCardIsNamedWithItsReasons)
     EXPECT_TRUE(named);
 }
 
-TEST(HealthFleet, WithoutAReferenceTheSlowCardIsStillNamedForItsLink)
+TEST(HealthFleet, WithoutAMeasuredReferenceTheSlowCardIsNamedForTheDatasheetFloorAndItsLink)
 {
     vrb::FleetChecks none;
     none.references.emplace();
     const auto fleet = vrb::compare_fleet(fleet_health_data("fleet"), {}, none);
     const auto unhealthy = vrb::fleet_unhealthy(fleet);
     ASSERT_EQ(unhealthy.size(), 1u);
-    EXPECT_EQ(unhealthy[0]->verdict.reasons(), std::vector<std::string>{"link"});
+    EXPECT_EQ(unhealthy[0]->verdict.reasons(), (std::vector<std::string>{"below datasheet floor", "link"}));
+    EXPECT_TRUE(vrb::fleet_not_judged(fleet).empty());
 }
 
 TEST(HealthFleet, AnOutlierNoCheckExplainsIsSaidToBeNamedByItsPeersOnly)
@@ -69,7 +70,14 @@ TEST(HealthFleet, AnOutlierNoCheckExplainsIsSaidToBeNamedByItsPeersOnly)
     std::vector<std::pair<std::string, nlohmann::json>> documents;
     for (const auto &set : vrb::health::read_result_folder(fleet_health_data("fleet"))) {
         documents.emplace_back(fs::path(set.name).filename().string(), set.set);
-        documents.back().second["devices"][0].erase("link"); // no link recorded
+        auto &doc = documents.back().second;
+        doc["devices"][0].erase("link"); // no link recorded
+        for (auto &r : doc["results"]) {
+            r.erase("link");
+            // The slow card at 0.77 of its peers: above the datasheet floor, still their outlier.
+            if (doc["host"]["hostname"] == "node-3" && r["probe"] == "bandwidth.stream")
+                r["value"] = r["value"].get<double>() * 1.4;
+        }
     }
     vrb::FleetChecks none;
     none.references.emplace(); // and no reference

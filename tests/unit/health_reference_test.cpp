@@ -3,6 +3,7 @@
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/health/reference.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -171,14 +172,14 @@ TEST(HealthReference, ReferencesFromSetsAreTheMedianOfTheModelsFiguresWithTheSet
     const auto refs = vrb::health::read_references(health_data("published"));
     vrb::health::FigureKey triad{"bandwidth.stream", "triad", 16};
     const auto card = vrb::health::card_model_of_key("10de:2335, 140.4 GiB");
-    const vrb::health::Reference *r = refs.find(card, triad);
-    ASSERT_NE(r, nullptr);
+    const auto r = refs.find(card, triad);
+    ASSERT_TRUE(r);
     // 4150 x 0.98, 1.0, 1.01, 1.03: the median is of the middle two.
     EXPECT_NEAR(*r->value, 4150 * 1.005, 0.01);
-    EXPECT_EQ(r->sets, 4u);
+    EXPECT_EQ(r->members.size(), 4u);
     EXPECT_NE(r->source.find("the median of 4 figures"), std::string::npos) << r->source;
     EXPECT_NE(r->source.find("h200-a.json (run pub000000000000)"), std::string::npos) << r->source;
-    EXPECT_EQ(refs.find(card, {"bandwidth.stream", "triad", 8}), nullptr) << "another width is another figure";
+    EXPECT_FALSE(refs.find(card, {"bandwidth.stream", "triad", 8})) << "another width is another figure";
 }
 
 TEST(HealthReference, ASetIsNotItsOwnReference)
@@ -187,8 +188,27 @@ TEST(HealthReference, ASetIsNotItsOwnReference)
     const auto refs = vrb::health::references_from_sets({slow});
     const auto card = vrb::health::card_model_of_key("10de:2335, 140.4 GiB");
     const vrb::health::FigureKey read{"bandwidth.stream", "read", 16};
-    EXPECT_NE(refs.find(card, read), nullptr);
-    EXPECT_EQ(refs.find(card, read, "slow0000000000"), nullptr);
+    EXPECT_TRUE(refs.find(card, read));
+    const vrb::health::SetIdentity itself = vrb::health::identity_of(slow.set);
+    EXPECT_FALSE(refs.find(card, read, &itself));
+}
+
+TEST(HealthReference, ALatencyCeilingAboveItsReferenceIsAcceptedAndOneBelowItRefused)
+{
+    const auto text = [](int ceiling) {
+        return fmt::format(R"({{"schema_version": 1, "references": [
+  {{"card": "10de:2335, 140.4 GiB", "probe": "latency.chase", "unit": "ns", "value": 335, "floor": {},
+   "source": "results/nvidia-h200-cuda/standard.json"}}]}})",
+                           ceiling);
+    };
+    const auto refs = parse_reference_text(text(420), "refs.json");
+    ASSERT_EQ(refs.entries.size(), 1u);
+    EXPECT_EQ(*refs.entries[0].floor, 420);
+    const std::string refused = refusal_of(text(300));
+    EXPECT_NE(refused.find("refs.json:2: reference 1 field 'floor': 300, a ceiling for latency.chase, is below the "
+                           "reference value 335"),
+              std::string::npos)
+        << refused;
 }
 
 TEST(HealthReference, ADeviceWithoutPciIdsIsNoCardModelAndGivesNoReference)

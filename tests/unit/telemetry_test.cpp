@@ -262,6 +262,10 @@ TEST(CardWatch, ResultsCarryTheStandinsTelemetryAndItsThrottleReasons)
     EXPECT_DOUBLE_EQ(telemetry_median(r.telemetry, "busy_percent"), 97);
     EXPECT_NEAR(telemetry_median(r.telemetry, "power_of_limit"), 450.0 / 700, 1e-12);
     EXPECT_EQ(r.throttled["reasons"], (nlohmann::json{"hw-thermal"}));
+    // NVML's utilisation and power are its own averages over a longer window: marked.
+    EXPECT_NE(r.telemetry["averaged"]["busy_percent"].get<std::string>().find("1/6 s to 1 s"), std::string::npos);
+    EXPECT_NE(r.telemetry["averaged"]["power_w"].get<std::string>().find("averaged over 1 s"), std::string::npos);
+    EXPECT_FALSE(r.telemetry["averaged"].contains("core_clock_mhz"));
     const nlohmann::json j = to_json(r);
     EXPECT_EQ(j["throttled"]["reasons"], (nlohmann::json{"hw-thermal"}));
     EXPECT_EQ(result_from_json(j).telemetry, r.telemetry);
@@ -292,7 +296,7 @@ TEST(CardWatch, TelemetryOffSamplesNothingAndSaysSo)
     EXPECT_EQ(r.telemetry["unavailable"]["all"], "VRAMBENCH_TELEMETRY=off: no sampling");
 }
 
-TEST(CardWatch, SamplesOutsideTheTimedRunsAreUsedOnlyWhenNoneFellInside)
+TEST(CardWatch, AResultNoSampleFellInsideSaysSoRatherThanBorrowTheSamplesAroundIt)
 {
     FakeSystemTree tree;
     tree.write("/proc/stat", "cpu  100 0 100 800 0 0 0 0 0 0\n");
@@ -304,7 +308,14 @@ TEST(CardWatch, SamplesOutsideTheTimedRunsAreUsedOnlyWhenNoneFellInside)
     ProbeResult r;
     watch.annotate(r);
     EXPECT_EQ(r.telemetry["source"], "host-proc");
-    EXPECT_EQ(r.telemetry["window"], "wall-time");
+    EXPECT_EQ(r.telemetry["window"], "none");
+    EXPECT_EQ(r.telemetry["samples"], 0);
+    EXPECT_TRUE(r.telemetry["figures"]["busy_percent"].is_null()) << r.telemetry.dump();
+    EXPECT_TRUE(r.telemetry["throttle_reasons"].is_null());
+    EXPECT_NE(
+        r.telemetry["unavailable"]["busy_percent"].get<std::string>().find("no sample fell inside the timed runs"),
+        std::string::npos)
+        << r.telemetry.dump();
     std::this_thread::sleep_for(std::chrono::milliseconds(60)); // outside: left out below
     {
         const TimedRuns runs;
@@ -313,4 +324,12 @@ TEST(CardWatch, SamplesOutsideTheTimedRunsAreUsedOnlyWhenNoneFellInside)
     ProbeResult inside;
     watch.annotate(inside);
     EXPECT_EQ(inside.telemetry["window"], "timed-runs");
+}
+
+TEST(CardWatch, OnlyWhereTheSmsDoTheWorkIsALowClockHeldAgainstAFigure)
+{
+    EXPECT_TRUE(sms_do_the_work("bandwidth.stream"));
+    EXPECT_TRUE(sms_do_the_work("latency.chase"));
+    EXPECT_FALSE(sms_do_the_work("bandwidth.transfer")) << "a copy engine moves a transfer's bytes";
+    EXPECT_FALSE(sms_do_the_work("bandwidth.peer"));
 }

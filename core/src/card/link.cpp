@@ -157,20 +157,22 @@ std::optional<double> supported_rate(const PcieLink &link)
 
 std::optional<bool> below_max(const PcieLink &link)
 {
-    const auto current = current_rate(link), card = card_rate(link);
-    if (!current || !card) return std::nullopt;
-    return *current < *card * 0.999;
+    // A Gen5 card in a Gen4 slot trains at Gen4 as it should: the slot is the ceiling.
+    const auto current = current_rate(link), supported = supported_rate(link);
+    if (!current || !supported) return std::nullopt;
+    return *current < *supported * 0.999;
 }
 
 std::string link_finding(const PcieLink &link)
 {
     if (below_max(link) != true) return {};
-    const double fraction = *current_rate(link) / *card_rate(link);
+    const double fraction = *current_rate(link) / *supported_rate(link);
     std::string slot;
     if (const auto port = rate_of(link.port_max); port && *port < *card_rate(link) * 0.999)
         slot = fmt::format(" in a {} slot", link_text(link.port_max));
-    return fmt::format("this {} card{} trained at {}: the transfers' ceiling is {} of what the card supports",
-                       link_text(link.max), slot, link_text(link.current), fraction_words(fraction));
+    return fmt::format("this {} card{} trained at {}: the transfers' ceiling is {} of what {} supports",
+                       link_text(link.max), slot, link_text(link.current), fraction_words(fraction),
+                       slot.empty() ? "the card" : "the slot");
 }
 
 nlohmann::json to_json(const PcieLink &link, const std::string &taken)

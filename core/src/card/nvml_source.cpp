@@ -3,6 +3,7 @@
 #include "nvml_library.hpp"
 
 #include <vrambench/core/card/telemetry.hpp>
+#include <vrambench/core/card/throttle_reasons.hpp>
 
 #include <fmt/format.h>
 
@@ -22,13 +23,6 @@ using nvml_utilization = nvmlUtilization_st;
 constexpr nvml_return kSuccess = nvml::kSuccess;
 constexpr unsigned kClockSm = 1, kClockMemory = 2, kTemperatureGpu = 0;
 
-// nvmlClocksEventReasons (formerly ThrottleReasons) bits and what a result calls them.
-constexpr std::pair<unsigned long long, const char *> kReasons[] = {
-    {0x1, "idle"},        {0x2, "applications-clocks"}, {0x4, "power-cap"},
-    {0x8, "hw-slowdown"}, {0x10, "sync-boost"},         {0x20, "sw-thermal"},
-    {0x40, "hw-thermal"}, {0x80, "hw-power-brake"},     {0x100, "display-clocks"},
-};
-
 class NvmlSource final : public TelemetrySource {
   public:
     explicit NvmlSource(std::unique_ptr<nvml::Session> session)
@@ -36,6 +30,17 @@ class NvmlSource final : public TelemetrySource {
     {
     }
     std::string name() const override { return "nvml"; }
+    // NVML's API reference: nvmlDeviceGetUtilizationRates reports the share of "the past
+    // sample period", between 1/6 s and 1 s by product; nvmlDeviceGetPowerUsage on Ampere
+    // and newer (GA100 excepted) the power averaged over 1 s.
+    std::map<std::string, std::string> averaged() const override
+    {
+        const std::string use = "NVML's utilisation over its own sample period (1/6 s to 1 s by product), which "
+                                "may reach back before the timed runs";
+        const std::string power = "NVML's power reading, averaged over 1 s on Ampere and newer (GA100 excepted), "
+                                  "which may reach back before the timed runs";
+        return {{"busy_percent", use}, {"memory_busy_percent", use}, {"power_w", power}, {"power_of_limit", power}};
+    }
     TelemetrySample sample() override
     {
         TelemetrySample s;
@@ -71,8 +76,8 @@ class NvmlSource final : public TelemetrySource {
                                        : "nvmlDeviceGetCurrentClocksThrottleReasons";
         if (call<reasons_fn>("throttle_reasons", reasons_name, device_, &reasons)) {
             std::vector<std::string> names;
-            for (const auto &[bit, name] : kReasons)
-                if (reasons & bit) names.emplace_back(name);
+            for (const ThrottleReason &r : kThrottleReasons)
+                if (r.nvml_bit && (reasons & r.nvml_bit)) names.emplace_back(r.name);
             s.throttle_reasons = std::move(names);
         }
         // The link as NVML sees it: what a sample records where sysfs cannot be read.

@@ -99,6 +99,17 @@ std::map<std::string, std::string> TelemetrySampler::unavailable()
     return source_->unavailable();
 }
 
+std::map<std::string, std::string> TelemetrySampler::averaged()
+{
+    std::lock_guard lock(mutex_);
+    return source_->averaged();
+}
+
+bool sms_do_the_work(const std::string &probe)
+{
+    return probe != "bandwidth.transfer" && probe != "bandwidth.peer";
+}
+
 nlohmann::json link_during(const PcieLink &described, const std::vector<TelemetrySample> &samples,
                            const std::string &taken)
 {
@@ -160,7 +171,10 @@ CardWatch::CardWatch(const DeviceRecord &device, PeerAddress peer_address)
         sampler_ = std::make_unique<TelemetrySampler>(std::make_unique<LinkOnly>(), address_);
         return;
     }
-    sampler_ = std::make_unique<TelemetrySampler>(std::move(opened.source), address_);
+    // A GPU's timed runs last a few milliseconds each: its sampler reads often enough to
+    // fall inside them; a CPU's source reads /proc/stat, which costs the cores it measures.
+    const auto period = opened.source->name() == kHostSourceName ? kHostSamplingPeriod : kCardSamplingPeriod;
+    sampler_ = std::make_unique<TelemetrySampler>(std::move(opened.source), address_, period);
 }
 
 namespace {
@@ -193,27 +207,36 @@ void CardWatch::annotate(ProbeResult &r)
     std::vector<TelemetrySample> timed;
     for (const auto &s : all)
         if (s.during_timed_runs) timed.push_back(s);
-    // Runs shorter than the sampling period may see no sample inside them: the result's
-    // whole wall time (setup, runs, checks) is then what the figures cover, and says so.
+    // Only samples read while the timed runs ran describe them: a result whose runs no
+    // sample fell inside says so, rather than borrow the setup's or the checks' readings.
     const bool inside = !timed.empty();
-    const std::vector<TelemetrySample> &used = inside ? timed : all;
-    const std::string window = inside ? "timed-runs" : all.empty() ? "none" : "wall-time";
     if (sampler_->source_name() == "none") {
         r.telemetry = no_telemetry(why_none_);
+    } else if (!inside) {
+        const std::string why = fmt::format("no sample fell inside the timed runs ({} taken around them, one every "
+                                            "{} ms)",
+                                            all.size(), sampler_->period().count());
+        std::map<std::string, std::string> unavailable;
+        for (const char *figure : kTelemetryFigures)
+            unavailable[figure] = why;
+        unavailable["throttle_reasons"] = why;
+        r.telemetry = summarize_telemetry({}, sampler_->source_name(), unavailable, "none");
     } else {
-        r.telemetry = summarize_telemetry(used, sampler_->source_name(), sampler_->unavailable(), window);
-        r.throttled = throttled_json(used);
-        // A CPU's mean clock moves with its idle cores: only a GPU's is held against its peak.
-        if (sampler_->source_name() != kHostSourceName) {
-            for (const auto &s : all)
-                if (const auto it = s.figures.find("core_clock_mhz"); it != s.figures.end())
-                    peak_core_clock_mhz_ = std::max(peak_core_clock_mhz_, it->second);
-            if (inside) r.throttled = with_clocked_down(std::move(r.throttled), timed, peak_core_clock_mhz_);
-        }
+        r.telemetry = summarize_telemetry(timed, sampler_->source_name(), sampler_->unavailable(), "timed-runs",
+                                          sampler_->averaged());
+        r.throttled = throttled_json(timed);
+    }
+    // A CPU's mean clock moves with its idle cores: only a GPU's is held against its peak.
+    if (sampler_->source_name() != "none" && sampler_->source_name() != kHostSourceName) {
+        for (const auto &s : all)
+            if (const auto it = s.figures.find("core_clock_mhz"); it != s.figures.end())
+                peak_core_clock_mhz_ = std::max(peak_core_clock_mhz_, it->second);
+        if (inside && sms_do_the_work(r.probe))
+            r.throttled = with_clocked_down(std::move(r.throttled), timed, peak_core_clock_mhz_);
     }
     if (!address_.empty() && r.probe == "bandwidth.transfer")
-        annotate_transfer(
-            r, link_during(described_, used, inside ? "during the timed runs" : "during the result's wall time"));
+        annotate_transfer(r, link_during(described_, inside ? timed : all,
+                                         inside ? "during the timed runs" : "during the result's wall time"));
 }
 
 } // namespace vrb

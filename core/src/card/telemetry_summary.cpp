@@ -1,5 +1,6 @@
 // Choosing a card's source, and turning its samples into what a result records.
 #include <vrambench/core/card/telemetry.hpp>
+#include <vrambench/core/card/throttle_reasons.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/results/json_fields.hpp>
 
@@ -23,9 +24,8 @@ double sorted_median(const std::vector<double> &values)
 
 bool is_throttling_reason(const std::string &reason)
 {
-    static const std::set<std::string> throttling = {"power-cap", "hw-slowdown", "sw-thermal", "hw-thermal",
-                                                     "hw-power-brake"};
-    return throttling.contains(reason);
+    const ThrottleReason *r = throttle_reason(reason);
+    return r && r->kind != ThrottleClass::setting;
 }
 
 OpenedSource open_telemetry_source(const DeviceRecord &device)
@@ -43,7 +43,8 @@ OpenedSource open_telemetry_source(const DeviceRecord &device)
 }
 
 nlohmann::json summarize_telemetry(const std::vector<TelemetrySample> &samples, const std::string &source,
-                                   const std::map<std::string, std::string> &unavailable, const std::string &window)
+                                   const std::map<std::string, std::string> &unavailable, const std::string &window,
+                                   const std::map<std::string, std::string> &averaged)
 {
     nlohmann::json figures = nlohmann::json::object(), missing = nlohmann::json::object();
     for (const char *figure : kTelemetryFigures) {
@@ -78,6 +79,10 @@ nlohmann::json summarize_telemetry(const std::vector<TelemetrySample> &samples, 
                         {"figures", figures},
                         {"throttle_reasons", reasons_known ? nlohmann::json(reasons) : nlohmann::json()},
                         {"unavailable", missing}};
+    nlohmann::json windows = nlohmann::json::object();
+    for (const auto &[figure, over] : averaged)
+        if (figures.contains(figure) && !figures[figure].is_null()) windows[figure] = over;
+    if (!windows.empty()) j["averaged"] = windows;
     return j;
 }
 
@@ -119,8 +124,8 @@ nlohmann::json with_clocked_down(nlohmann::json throttled, const std::vector<Tel
                     "earlier in this run: it had clocked down (as a GPU does when it finds itself idle), so the "
                     "figure is low",
                     median, 100 * median / peak_mhz, peak_mhz);
-    if (!throttled.is_object()) return {{"reasons", {"clocked-down"}}, {"samples", low}, {"detail", detail}};
-    throttled["reasons"].push_back("clocked-down");
+    if (!throttled.is_object()) return {{"reasons", {kClockedDownReason}}, {"samples", low}, {"detail", detail}};
+    throttled["reasons"].push_back(kClockedDownReason);
     throttled["samples"] = std::max<std::size_t>(throttled["samples"].get<std::size_t>(), low);
     throttled["detail"] = throttled["detail"].get<std::string>() + "; " + detail;
     return throttled;

@@ -3,12 +3,14 @@
 #include "checks.hpp"
 
 #include <vrambench/core/card/link.hpp>
+#include <vrambench/core/card/throttle_reasons.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/results/json_fields.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <map>
 #include <set>
 
 namespace vrb::health {
@@ -16,13 +18,6 @@ namespace vrb::health {
 namespace {
 
 using nlohmann::json;
-
-// Throttle reasons that say nothing is wrong with the card: idle, clocks an operator
-// set, the boost of a group. Any other reason (thermal, power brake, a hardware
-// slowdown) lowers what the memory gives.
-const std::set<std::string> benign_throttle_reasons{
-    "none",      "idle", "gpu-idle", "applications-clocks", "applications-clocks-setting", "display-clock-setting",
-    "sync-boost"};
 
 bool verification_failed(const json &r)
 {
@@ -120,29 +115,84 @@ Check verification_check(const json &set, const std::string &device)
     return c;
 }
 
-Check link_check(const json &device)
+namespace {
+
+// "bandwidth.stream read (16 B), interop.handoff and 3 more".
+std::string some_of(const std::set<std::string> &names)
+{
+    std::vector<std::string> first(names.begin(), names.end());
+    if (first.size() <= 3) return fmt::format("{}", fmt::join(first, ", "));
+    const std::size_t more = first.size() - 2;
+    first.resize(2);
+    return fmt::format("{} and {} more", fmt::join(first, ", "), more);
+}
+
+std::string figure_name(const json &result)
+{
+    const auto f = health_figure(result);
+    return f ? figure_text(f->key) : text_or(result, "probe", "?");
+}
+
+} // namespace
+
+Check link_check(const json &set, const json &device)
 {
     Check c;
     c.name = "link";
-    const json &recorded = object_or_empty(device, "link");
-    const PcieLink link = pcie_link_from_json(recorded);
-    const std::optional<bool> below = below_max(link);
-    if (recorded.empty() || !below) {
+    // The transfers' own readings, taken while they ran: an idle GPU lowers its link's
+    // speed (to Gen1 on many cards), so only a reading under load says what it trained at.
+    const json *loaded = nullptr;
+    std::optional<double> best;
+    std::string during;
+    for (const json *r : results_on(set, text_or(device, "id", ""))) {
+        const json &l = object_or_empty(*r, "link");
+        if (l.empty() || !text_or(l, "taken", "").starts_with("during the timed runs")) continue;
+        const auto rate = current_rate(pcie_link_from_json(l));
+        if (rate && (!best || *rate > *best)) {
+            best = rate;
+            loaded = &l;
+            during = figure_name(*r);
+        }
+    }
+    const json &idle = object_or_empty(device, "link");
+    std::string noted;
+    if (!idle.empty()) {
+        const PcieLink at_rest = pcie_link_from_json(idle);
+        if (below_max(at_rest) == true)
+            noted = fmt::format("; idle at description it read {} (power management lowers an idle link: noted, not "
+                                "judged)",
+                                link_text(at_rest.current));
+    }
+    if (!loaded) {
         c.outcome = Outcome::not_recorded;
-        c.detail = "the set records no PCIe link for this card";
+        c.detail = idle.empty() ? "the set records no PCIe link for this card"
+                                : "no reading under load (no host-device transfer read it during its timed runs): "
+                                  "the reading at description, idle, is not judged" +
+                                      noted;
+        return c;
+    }
+    const PcieLink link = pcie_link_from_json(*loaded);
+    const auto supported = supported_rate(link);
+    if (!supported) {
+        c.outcome = Outcome::not_recorded;
+        c.detail =
+            fmt::format("{} under load, but the card's maximum is not recorded{}", link_text(link.current), noted);
         return c;
     }
     c.value = link.current.gts;
-    if (!*below) {
-        c.detail = fmt::format("trained at {}, its maximum", link_text(link.current));
+    const auto slot = pcie_rate_gb_per_s(link.port_max.gts.value_or(0), link.port_max.width.value_or(0));
+    const bool slot_bound = slot && *slot < card_rate(link).value_or(*slot) * 0.999;
+    const std::string allowed = slot_bound ? fmt::format("the {} slot's maximum (the card's is {})",
+                                                         link_text(link.port_max), link_text(link.max))
+                                           : fmt::format("the card's maximum {}", link_text(link.max));
+    if (*best < *supported * 0.999) {
+        c.outcome = Outcome::below_floor;
+        c.reason = "link";
+        c.detail = fmt::format("{} under load (during {}), below {}: {}{}", link_text(link.current), during, allowed,
+                               link_finding(link), noted);
         return c;
     }
-    c.outcome = Outcome::below_floor;
-    c.reason = "link";
-    const std::string finding = link_finding(link);
-    c.detail = !finding.empty()
-                   ? finding
-                   : fmt::format("trained at {}, below its maximum {}", link_text(link.current), link_text(link.max));
+    c.detail = fmt::format("{} under load (during {}), {}{}", link_text(link.current), during, allowed, noted);
     return c;
 }
 
@@ -150,35 +200,60 @@ Check telemetry_check(const json &set, const std::string &device)
 {
     Check c;
     c.name = "telemetry";
-    std::size_t sampled = 0;
-    std::set<std::string> reasons, during;
+    // Judged as NVIDIA's DCGM diagnostic judges a test: a thermal or hardware slowdown
+    // while a judged figure ran fails; a power cap, idle or a clock setting is reported,
+    // and the figures measured under it answer for themselves against their floors.
+    std::size_t readable = 0, recorded = 0;
+    std::string why_not;
+    std::map<std::string, std::set<std::string>> slowdown, reported;
     for (const json *r : results_on(set, device)) {
-        // The run marks a result measured while a power, thermal or hardware-slowdown
-        // reason held the card (`throttled`); the reasons sampled are in its telemetry.
+        const auto f = health_figure(*r);
+        const bool judged = f && trusted(*f) && card_figure(f->key);
         const json &t = object_or_empty(*r, "telemetry");
-        const json &marked = object_or_empty(*r, "throttled");
-        if (t.empty() && marked.empty()) continue;
-        ++sampled;
-        bool throttled = !marked.empty();
-        for (const json &reason : array_or_empty(marked, "reasons"))
-            if (reason.is_string()) reasons.insert(reason.get<std::string>());
-        for (const json &reason : array_or_empty(t, "throttle_reasons")) {
-            if (!reason.is_string() || benign_throttle_reasons.contains(reason.get<std::string>())) continue;
-            reasons.insert(reason.get<std::string>());
-            throttled = true;
+        recorded += !t.empty();
+        std::set<std::string> names;
+        if (t.contains("throttle_reasons") && t["throttle_reasons"].is_array()) {
+            ++readable;
+            for (const json &n : t["throttle_reasons"])
+                if (n.is_string()) names.insert(n.get<std::string>());
+        } else if (why_not.empty()) {
+            const json &unavailable = object_or_empty(t, "unavailable");
+            why_not = text_or(unavailable, "throttle_reasons", text_or(unavailable, "all", ""));
         }
-        if (throttled) during.insert(text_or(*r, "probe", "?"));
+        // The runner's own finding (clocked-down) is recorded only here.
+        for (const json &n : array_or_empty(object_or_empty(*r, "throttled"), "reasons"))
+            if (n.is_string()) names.insert(n.get<std::string>());
+        const std::string what = figure_name(*r);
+        for (const std::string &name : names) {
+            const ThrottleReason *known = throttle_reason(name);
+            if (known && known->kind == ThrottleClass::slowdown && judged)
+                slowdown[name].insert(what);
+            else
+                reported[name].insert(known ? what : what + " (a reason no source of this version writes)");
+        }
     }
-    if (sampled == 0) {
-        c.outcome = Outcome::not_recorded;
-        c.detail = "the set records no telemetry for this card";
-    } else if (during.empty()) {
-        c.detail = fmt::format("not throttled during the {} figure{} sampled", sampled, sampled == 1 ? "" : "s");
-    } else {
+    std::vector<std::string> notes;
+    for (const auto &[name, during] : reported)
+        notes.push_back(fmt::format("{} during {}", name, some_of(during)));
+    const std::string reported_text =
+        notes.empty() ? "" : fmt::format("; reported, judged by the figures' floors: {}", fmt::join(notes, "; "));
+    if (!slowdown.empty()) {
+        std::vector<std::string> failed;
+        for (const auto &[name, during] : slowdown)
+            failed.push_back(fmt::format("{} during {}", name, some_of(during)));
         c.outcome = Outcome::below_floor;
         c.reason = "throttled";
-        c.detail = fmt::format("throttled during {}{}", fmt::join(during, ", "),
-                               reasons.empty() ? "" : fmt::format(" ({})", fmt::join(reasons, ", ")));
+        c.detail = fmt::format("thermal or hardware slowdown while judged figures ran: {}{}", fmt::join(failed, "; "),
+                               reported_text);
+    } else if (readable == 0) {
+        c.outcome = Outcome::not_recorded;
+        c.detail = recorded == 0 ? "the set records no telemetry for this card" + reported_text
+                                 : fmt::format("no throttle reason was readable for this card{}{}",
+                                               why_not.empty() ? "" : fmt::format(" ({})", why_not), reported_text);
+    } else {
+        c.detail = fmt::format("no thermal or hardware slowdown (hw-slowdown, sw-thermal, hw-thermal, hw-power-brake) "
+                               "in the {} result{} whose reasons were read{}",
+                               readable, readable == 1 ? "" : "s", reported_text);
     }
     return c;
 }

@@ -10,7 +10,7 @@ std::vector<Check> figure_checks(const nlohmann::json &set, const nlohmann::json
                                  const HealthOptions &options);
 Check integrity_check(const nlohmann::json &set, const std::string &device);
 Check verification_check(const nlohmann::json &set, const std::string &device);
-Check link_check(const nlohmann::json &device);
+Check link_check(const nlohmann::json &set, const nlohmann::json &device);
 Check telemetry_check(const nlohmann::json &set, const std::string &device);
 
 // The results of the set measured on `device`.

@@ -1,5 +1,6 @@
 // Each figure against its reference (the floor, --floor x the reference, or the floor a
-// reference file gives) and, for device memory, against the datasheet peak.
+// reference file gives), else a stream figure against the datasheet floor, and, for device
+// memory, against the datasheet peak.
 #include "checks.hpp"
 
 #include <vrambench/core/planning/device_table.hpp>
@@ -44,9 +45,17 @@ std::string reference_text(const Check &c, const Reference &r, double floor_frac
                        lower_is_better ? 1 / floor_fraction : floor_fraction, r.source);
 }
 
+// The datasheet floor of a stream figure where the model has none measured: the device
+// table's peak (a CPU or a card it does not know has none).
+std::optional<double> datasheet_floor(const Figure &f, const CardModel &model)
+{
+    if (f.key.probe != "bandwidth.stream" || !model.spec || !(model.spec->peak_gb_per_s > 0)) return std::nullopt;
+    return datasheet_floor_share * model.spec->peak_gb_per_s;
+}
+
 // A figure that ran and verified, judged: the peak first (past it the figure is not the
-// memory's), then the reference.
-void judge_value(Check &c, const Figure &f, const json &device, const CardModel &model, const std::string &run,
+// memory's), then the reference, else the datasheet floor.
+void judge_value(Check &c, const Figure &f, const json &device, const CardModel &model, const SetIdentity &judged,
                  const References &references, const HealthOptions &options)
 {
     const bool lower = figure_lower_is_better(f.key.probe);
@@ -68,11 +77,12 @@ void judge_value(Check &c, const Figure &f, const json &device, const CardModel 
             }
         }
     }
-    if (const Reference *r = references.find(model, f.key, run)) {
+    if (const auto r = references.find(model, f.key, &judged)) {
         c.reference_source = r->source;
         c.reference = r->value;
         c.floor = r->floor ? *r->floor : lower ? *r->value / options.floor : *r->value * options.floor;
         if (r->value) c.ratio = lower ? *r->value / *f.value : *f.value / *r->value;
+        c.judged_against = r->line ? "a reference file" : "a measured reference";
         const bool below = lower ? *f.value > *c.floor : *f.value < *c.floor;
         parts.insert(parts.begin() + 1, reference_text(c, *r, options.floor, lower));
         if (below && c.outcome == Outcome::pass) {
@@ -80,9 +90,28 @@ void judge_value(Check &c, const Figure &f, const json &device, const CardModel 
             c.reason = "below reference";
         }
         if (below) parts.push_back(lower ? "above its ceiling" : "below its floor");
+    } else if (const auto floor = datasheet_floor(f, model)) {
+        c.floor = floor;
+        c.judged_against = "the datasheet floor";
+        c.reference_source =
+            fmt::format("{:g} x the {:g} GB/s {} datasheet peak of the {} ({})", datasheet_floor_share,
+                        model.spec->peak_gb_per_s, to_string(model.spec->memory), model.spec->name, model.spec->source);
+        parts.insert(parts.begin() + 1, fmt::format("no measured reference for {}: against the datasheet floor {} "
+                                                    "({:g} x the peak)",
+                                                    model.key, value_text(*floor, c.unit), datasheet_floor_share));
+        if (*f.value < *floor) {
+            if (c.outcome == Outcome::pass) {
+                c.outcome = Outcome::below_floor;
+                c.reason = "below datasheet floor";
+            }
+            parts.push_back("below its floor");
+        }
     } else if (c.outcome == Outcome::pass) {
         c.outcome = Outcome::not_judged;
-        parts.insert(parts.begin() + 1, fmt::format("no reference for {}", model.key));
+        parts.insert(parts.begin() + 1,
+                     f.key.probe == "bandwidth.stream"
+                         ? fmt::format("no reference for {}, and no datasheet peak to set a floor by", model.key)
+                         : fmt::format("no reference for {}", model.key));
     }
     c.detail = fmt::format("{}", fmt::join(parts, "; "));
 }
@@ -93,7 +122,7 @@ std::vector<Check> figure_checks(const json &set, const json &device, const Refe
                                  const HealthOptions &options)
 {
     const std::string id = text_or(device, "id", "");
-    const std::string run = text_or(object_or_empty(set, "run"), "id", "");
+    const SetIdentity judged = identity_of(set);
     const CardModel model = card_model_of(device);
     std::vector<Check> checks;
     for (const json *result : results_on(set, id)) {
@@ -102,6 +131,7 @@ std::vector<Check> figure_checks(const json &set, const json &device, const Refe
         Check c;
         c.name = figure_text(f->key);
         c.unit = f->unit;
+        c.figure = f->key;
         if (f->status == "skipped" || f->status == "waived") {
             c.outcome = Outcome::not_recorded;
             c.detail = fmt::format("{}: {}", f->status, text_or(*result, "error", "no reason recorded"));
@@ -113,8 +143,14 @@ std::vector<Check> figure_checks(const json &set, const json &device, const Refe
             c.outcome = Outcome::not_measured;
             c.reason = "not measured";
             c.detail = fmt::format("{}: {}", f->status, text_or(*result, "error", "no figure recorded"));
+        } else if (!card_figure(f->key)) {
+            c.outcome = Outcome::not_judged;
+            c.value = f->value;
+            c.detail = fmt::format("{}; pageable memory: the host's memcpy through the driver's staging buffers "
+                                   "sets this figure as much as the card, so it is reported, not judged",
+                                   value_text(*f->value, c.unit));
         } else {
-            judge_value(c, *f, device, model, run, references, options);
+            judge_value(c, *f, device, model, judged, references, options);
         }
         checks.push_back(std::move(c));
     }

@@ -152,8 +152,14 @@ class EntryReader {
         r.value = positive("value");
         r.floor = positive("floor");
         if (!r.value && !r.floor) refuse("", "gives neither 'value' (a measured reference) nor 'floor'");
-        if (r.value && r.floor && *r.floor > *r.value)
+        // A latency's floor is a ceiling: it lies above its reference, a bandwidth's below.
+        const bool ceiling = figure_lower_is_better(r.figure.probe);
+        if (r.value && r.floor && !ceiling && *r.floor > *r.value)
             refuse("floor", fmt::format("{:g} is above the reference value {:g}", *r.floor, *r.value));
+        if (r.value && r.floor && ceiling && *r.floor < *r.value)
+            refuse("floor", fmt::format("{:g}, a ceiling for {}, is below the reference value {:g}: the card the "
+                                        "reference was measured on would fail it",
+                                        *r.floor, r.figure.probe, *r.value));
         r.source = text("source", true);
         check_against_peak(r);
         return r;

@@ -20,19 +20,40 @@ namespace {
 
 using nlohmann::json;
 
-bool shares_only(const Reference &r, const std::string &run)
+// The median of the members and the words that name them.
+void settle(Reference &r)
 {
-    return !run.empty() && !r.run_ids.empty() &&
-           std::all_of(r.run_ids.begin(), r.run_ids.end(), [&](const std::string &id) { return id == run; });
+    std::vector<double> values;
+    std::vector<std::string> names;
+    for (const auto &m : r.members) {
+        values.push_back(m.value);
+        names.push_back(m.name);
+    }
+    r.value = summarize(values).median;
+    r.source = values.size() == 1 ? fmt::format("the figure of {}", names.front())
+                                  : fmt::format("the median of {} figures: {}", values.size(), fmt::join(names, ", "));
 }
 
 } // namespace
 
-const Reference *References::find(const CardModel &card, const FigureKey &figure, const std::string &exclude_run) const
+SetIdentity identity_of(const json &set)
 {
-    for (const Reference &r : entries)
-        if (r.figure == figure && same_model(r.card, card) && !shares_only(r, exclude_run)) return &r;
-    return nullptr;
+    return {text_or(object_or_empty(set, "run"), "id", ""), std::hash<std::string>{}(set.dump())};
+}
+
+std::optional<Reference> References::find(const CardModel &card, const FigureKey &figure,
+                                          const SetIdentity *judged) const
+{
+    for (const Reference &r : entries) {
+        if (r.figure != figure || !same_model(r.card, card)) continue;
+        if (r.members.empty() || !judged) return r;
+        Reference without = r;
+        std::erase_if(without.members, [&](const Reference::Member &m) { return m.set.same(*judged); });
+        if (without.members.empty()) continue;
+        if (without.members.size() != r.members.size()) settle(without);
+        return without;
+    }
+    return std::nullopt;
 }
 
 void References::append(References more)
@@ -45,17 +66,14 @@ void References::append(References more)
 
 References references_from_sets(const std::vector<NamedSet> &sets)
 {
-    struct Group {
-        Reference reference;
-        std::vector<double> values;
-        std::vector<std::string> names;
-    };
-    std::map<std::pair<std::string, FigureKey>, Group> groups;
+    std::map<std::pair<std::string, FigureKey>, Reference> groups;
     for (const NamedSet &named : sets) {
-        const std::string run = text_or(object_or_empty(named.set, "run"), "id", "");
+        const SetIdentity identity = identity_of(named.set);
         std::map<std::string, const json *> devices;
         for (const json &d : array_or_empty(named.set, "devices"))
             devices[text_or(d, "id", "")] = &d;
+        const std::string file = std::filesystem::path(named.name).filename().string();
+        const std::string name = identity.run.empty() ? file : fmt::format("{} (run {})", file, identity.run);
         for (const json &result : array_or_empty(named.set, "results")) {
             const auto figure = health_figure(result);
             const auto device = devices.find(text_or(result, "device", ""));
@@ -63,26 +81,19 @@ References references_from_sets(const std::vector<NamedSet> &sets)
             const CardModel card = card_model_of(*device->second);
             if (!card.pci) continue;
             auto [at, fresh] = groups.try_emplace({card.key, figure->key});
-            Group &g = at->second;
+            Reference &r = at->second;
             if (fresh) {
-                g.reference.card = card;
-                g.reference.figure = figure->key;
-                g.reference.unit = figure->unit;
+                r.card = card;
+                r.figure = figure->key;
+                r.unit = figure->unit;
             }
-            g.values.push_back(*figure->value);
-            const std::string file = std::filesystem::path(named.name).filename().string();
-            g.names.push_back(run.empty() ? file : fmt::format("{} (run {})", file, run));
-            g.reference.run_ids.push_back(run);
+            r.members.push_back({identity, name, *figure->value});
         }
     }
     References out;
-    for (auto &[_, g] : groups) {
-        g.reference.value = summarize(g.values).median;
-        g.reference.sets = g.values.size();
-        g.reference.source = g.values.size() == 1 ? fmt::format("the figure of {}", g.names.front())
-                                                  : fmt::format("the median of {} figures: {}", g.values.size(),
-                                                                fmt::join(g.names, ", "));
-        out.entries.push_back(std::move(g.reference));
+    for (auto &[_, r] : groups) {
+        settle(r);
+        out.entries.push_back(std::move(r));
     }
     return out;
 }
@@ -155,6 +166,11 @@ std::optional<std::filesystem::path> published_results_folder()
     std::error_code ec;
     auto dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
     if (ec) return std::nullopt;
+    // Installed: PREFIX/bin/vrambench beside PREFIX/share/vrambench/results
+    // (cmake/vrambench_install.cmake).
+    if (const auto installed = dir.parent_path() / "share" / "vrambench" / "results";
+        std::filesystem::exists(installed / "schema" / "result-v1.schema.json", ec))
+        return installed;
     for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path()) {
         if (std::filesystem::exists(dir / "results" / "schema" / "result-v1.schema.json", ec)) return dir / "results";
         if (dir == dir.parent_path()) break;

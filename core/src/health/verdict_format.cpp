@@ -38,8 +38,9 @@ std::string origins_text(const References &references)
 std::string health_text(const std::vector<CardVerdict> &verdicts, const References &references,
                         const HealthOptions &options)
 {
-    std::string out =
-        fmt::format("references: {}; floor {:g} x a measured reference\n", origins_text(references), options.floor);
+    std::string out = fmt::format("references: {}; floor {:g} x a measured reference, else {:g} x the datasheet peak "
+                                  "for a stream figure\n",
+                                  origins_text(references), options.floor, datasheet_floor_share);
     for (const CardVerdict &v : verdicts) {
         out += fmt::format("\n{} {} ({}; {}), {}\n", v.device, v.name, v.model, v.key, v.set);
         for (const Check &c : v.checks)
@@ -79,11 +80,9 @@ json health_json(const std::vector<CardVerdict> &verdicts, const References &ref
                          {"checks", checks}});
     }
     const ExitCode exit = health_exit(verdicts);
-    return {{"healthy", exit == ExitCode::ok},
-            {"exit_code", static_cast<int>(exit)},
-            {"floor", options.floor},
-            {"references", references.origins},
-            {"cards", cards}};
+    return {{"healthy", exit == ExitCode::ok},  {"exit_code", static_cast<int>(exit)},
+            {"floor", options.floor},           {"datasheet_floor_share", datasheet_floor_share},
+            {"references", references.origins}, {"cards", cards}};
 }
 
 } // namespace vrb::health

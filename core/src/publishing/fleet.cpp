@@ -83,7 +83,7 @@ std::string value_text(double v, const std::string &unit)
 }
 
 // Every card of every set through health's checks, against the given references or the
-// published sets'.
+// published sets' (and the datasheet floor where neither has a figure).
 void check_health(FleetComparison &fleet, const std::vector<std::pair<std::string, json>> &documents,
                   const FleetChecks &checks)
 {
@@ -247,13 +247,26 @@ std::vector<const FleetCardHealth *> fleet_unhealthy(const FleetComparison &flee
     return out;
 }
 
+std::vector<const FleetCardHealth *> fleet_not_judged(const FleetComparison &fleet)
+{
+    std::vector<const FleetCardHealth *> out;
+    for (const auto &h : fleet.health)
+        if (h.verdict.exit == ExitCode::run_failed || h.verdict.exit == health::not_judged_exit) out.push_back(&h);
+    return out;
+}
+
 int fleet_exit_code(const FleetComparison &fleet)
 {
     const auto unhealthy = fleet_unhealthy(fleet);
     if (std::any_of(unhealthy.begin(), unhealthy.end(),
                     [](const FleetCardHealth *h) { return h->verdict.exit == ExitCode::verification; }))
         return static_cast<int>(ExitCode::verification);
-    return unhealthy.empty() && fleet_outliers(fleet).empty() ? 0 : static_cast<int>(ExitCode::below_threshold);
+    if (!unhealthy.empty() || !fleet_outliers(fleet).empty()) return static_cast<int>(ExitCode::below_threshold);
+    const auto unjudged = fleet_not_judged(fleet);
+    if (std::any_of(unjudged.begin(), unjudged.end(),
+                    [](const FleetCardHealth *h) { return h->verdict.exit == ExitCode::run_failed; }))
+        return static_cast<int>(ExitCode::run_failed);
+    return unjudged.empty() ? 0 : static_cast<int>(health::not_judged_exit);
 }
 
 std::string fleet_text(const FleetComparison &fleet)
@@ -292,12 +305,18 @@ std::string fleet_text(const FleetComparison &fleet)
     out += fmt::format("\nhealth checks (references: {}):\n",
                        fleet.reference_origins.empty() ? "none"
                                                        : fmt::format("{}", fmt::join(fleet.reference_origins, ", ")));
-    if (unhealthy.empty()) out += "  every card passes\n";
+    const auto unjudged = fleet_not_judged(fleet);
+    if (unhealthy.empty() && unjudged.empty()) out += "  every card judged healthy\n";
     for (const FleetCardHealth *h : unhealthy) {
         out += fmt::format("  {} {} ({}): {}\n", h->host, h->key, h->file, h->verdict.verdict);
         for (const auto &c : h->verdict.checks)
             if (failing(c)) out += fmt::format("    {}: {}\n", c.name, c.detail);
     }
+    if (!unjudged.empty())
+        out += fmt::format("  {} card{} not judged healthy nor unhealthy:\n", unjudged.size(),
+                           unjudged.size() == 1 ? "" : "s");
+    for (const FleetCardHealth *h : unjudged)
+        out += fmt::format("  {} {} ({}): {}\n", h->host, h->key, h->file, h->verdict.verdict);
     return out;
 }
 
@@ -355,6 +374,8 @@ json fleet_json(const FleetComparison &fleet)
             {"outliers", fleet_outliers(fleet).size()},
             {"references", fleet.reference_origins},
             {"health", health},
+            {"unhealthy", fleet_unhealthy(fleet).size()},
+            {"not_judged", fleet_not_judged(fleet).size()},
             {"exit_code", fleet_exit_code(fleet)}};
 }
 

@@ -50,11 +50,13 @@ std::optional<double> current_rate(const PcieLink &link);
 std::optional<double> supported_rate(const PcieLink &link); // min(card max, slot max)
 std::optional<double> card_rate(const PcieLink &link);      // the card's max alone
 
-// Whether the link trained below what the card (or its slot) supports: empty when unknown.
+// Whether the link trained below what card and slot both support (supported_rate): a
+// Gen5 card in a Gen4 slot at Gen4 is not. Empty when unknown.
 std::optional<bool> below_max(const PcieLink &link);
 
-// One sentence when the link is below the card's max: "this x16 Gen5 card trained at x8
-// Gen4: the transfers' ceiling is a quarter of what the card supports". Empty otherwise.
+// One sentence when the link is below what card and slot support: "this x16 Gen5 card
+// trained at x8 Gen4: the transfers' ceiling is a quarter of what the card supports".
+// Empty otherwise.
 std::string link_finding(const PcieLink &link);
 
 // The link as a device or a result records it (schema: definitions/link). `taken` says

@@ -1,6 +1,8 @@
 // Sampling a card beside a probe's timed runs, never inside them: a thread of its own
 // reads the card's source (and its link) every few milliseconds and marks each sample
-// with whether timed runs were executing, so a result's telemetry covers its timed runs.
+// with whether timed runs were executing at both ends of its read, so a result's
+// telemetry covers its timed runs and nothing else (a result no sample fell inside
+// records none, and says so).
 #pragma once
 
 #include <vrambench/core/card/telemetry.hpp>
@@ -26,11 +28,17 @@ class TimedRuns {
 };
 bool timed_runs_active();
 
+// How often a card's source is read (a timed run of a stream figure on an HBM card lasts
+// a few milliseconds: a sample every 2 ms falls inside most), and the host's (each read
+// of /proc/stat costs the CPU being measured).
+inline constexpr std::chrono::milliseconds kCardSamplingPeriod{2};
+inline constexpr std::chrono::milliseconds kHostSamplingPeriod{20};
+
 class TelemetrySampler {
   public:
     // `address`: the PCI address whose link each sample also reads; empty for none.
     TelemetrySampler(std::unique_ptr<TelemetrySource> source, std::string address,
-                     std::chrono::milliseconds period = std::chrono::milliseconds(20));
+                     std::chrono::milliseconds period = kHostSamplingPeriod);
     ~TelemetrySampler();
     TelemetrySampler(const TelemetrySampler &) = delete;
     TelemetrySampler &operator=(const TelemetrySampler &) = delete;
@@ -39,7 +47,9 @@ class TelemetrySampler {
     std::vector<TelemetrySample> take();
     // What the source could not read, and its name (call between samples: guarded).
     std::map<std::string, std::string> unavailable();
+    std::map<std::string, std::string> averaged();
     std::string source_name() const { return name_; }
+    std::chrono::milliseconds period() const { return period_; }
 
   private:
     void loop();
@@ -76,6 +86,11 @@ class CardWatch {
     std::map<std::string, std::string> peer_addresses_; // by id, as asked
     double peak_core_clock_mhz_ = 0;                    // the highest a GPU's samples showed so far in the run
 };
+
+// Whether the card's SMs (compute units) do a probe's work, so a low core clock may
+// slow it (with_clocked_down): a copy engine moves a transfer's or a peer copy's bytes
+// while the SMs idle and the clock drops, without slowing the copy.
+bool sms_do_the_work(const std::string &probe);
 
 // The link's efficiency, flag and reading on a bandwidth.transfer result between host
 // and device (both directions at once count the link twice). Exposed for tests.

@@ -34,8 +34,9 @@ inline constexpr const char *kTelemetryFigures[] = {
 };
 
 // Throttle reasons that mean the card ran below its clocks for a cause outside the
-// measurement: power, thermal or hardware slowdown. Other reasons (idle, application
-// clocks) are recorded but do not mark a result throttled.
+// measurement: power, thermal or hardware slowdown (throttle_reasons.hpp's classes other
+// than `setting`). Other reasons (idle, application clocks) are recorded but do not mark
+// a result throttled; `health` judges the classes apart.
 bool is_throttling_reason(const std::string &reason);
 
 // The name of the host's own source (host_telemetry_source): a CPU, not a card.
@@ -55,6 +56,10 @@ class TelemetrySource {
     virtual ~TelemetrySource() = default;
     virtual std::string name() const = 0; // "nvml", "amdgpu-sysfs", "host-proc"
     virtual TelemetrySample sample() = 0;
+    // The figures the source reports as an average over a window of its own, longer than
+    // one sample (a driver's utilisation or power counter), with that window in words: a
+    // result marks them, for they describe more than its timed runs.
+    virtual std::map<std::string, std::string> averaged() const { return {}; }
     const std::map<std::string, std::string> &unavailable() const { return unavailable_; }
 
   protected:
@@ -83,9 +88,11 @@ std::unique_ptr<TelemetrySource> nvml_telemetry_source(const std::string &addres
 
 // A result's `telemetry` object from the samples taken during it (schema:
 // definitions/telemetry): min, median and max of each figure, the throttle reasons seen,
-// how many samples and which window they cover, and what was unavailable and why.
+// how many samples and which window they cover, what was unavailable and why, and the
+// figures that are the source's own averages over a longer window (`averaged`).
 nlohmann::json summarize_telemetry(const std::vector<TelemetrySample> &samples, const std::string &source,
-                                   const std::map<std::string, std::string> &unavailable, const std::string &window);
+                                   const std::map<std::string, std::string> &unavailable, const std::string &window,
+                                   const std::map<std::string, std::string> &averaged = {});
 
 // The result's `throttled` object (reasons and the samples they were active in), or
 // null when no sample saw a throttling reason.

@@ -44,6 +44,11 @@ struct Figure {
 // chase's figure. None for any other result.
 std::optional<Figure> health_figure(const nlohmann::json &result);
 
+// Whether the figure is the card's own: a pageable transfer is the host's memcpy through
+// the driver's staging buffers as much as the card's copy engine, so it is reported, not
+// judged.
+bool card_figure(const FigureKey &key);
+
 // Whether the figure may be judged or used as a reference: measured and verified.
 bool trusted(const Figure &figure);
 

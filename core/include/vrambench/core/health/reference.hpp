@@ -18,16 +18,31 @@
 
 namespace vrb::health {
 
+// Which set a figure came from, by its run and its content: a set is never its own
+// reference, whatever path or name it is given (a copy beside the published ones, the
+// same run written twice).
+struct SetIdentity {
+    std::string run;         // run.id; empty when the set records none
+    std::size_t content = 0; // a hash of the whole document
+    bool same(const SetIdentity &other) const { return (!run.empty() && run == other.run) || content == other.content; }
+};
+SetIdentity identity_of(const nlohmann::json &set);
+
 struct Reference {
     CardModel card;
     FigureKey figure;
     std::string unit;
-    std::optional<double> value;      // a measured reference: the floor is --floor x value
-    std::optional<double> floor;      // a floor given as a figure, used as it is
-    std::string source;               // where the figure came from, in the words of its file or sets
-    std::size_t line = 0;             // its line in a reference file; 0 when made from result sets
-    std::size_t sets = 0;             // made from result sets: how many figures the median is of
-    std::vector<std::string> run_ids; // the runs it was made from (to leave the judged run out)
+    std::optional<double> value; // a measured reference: the floor is --floor x value
+    std::optional<double> floor; // a floor given as a figure, used as it is (a ceiling for latency)
+    std::string source;          // where the figure came from, in the words of its file or sets
+    std::size_t line = 0;        // its line in a reference file; 0 when made from result sets
+    // Made from result sets: each set's figure; `value` is their median.
+    struct Member {
+        SetIdentity set;
+        std::string name; // "standard.json (run 51b2...)"
+        double value = 0;
+    };
+    std::vector<Member> members;
 };
 
 struct NamedSet {
@@ -39,9 +54,11 @@ struct References {
     std::vector<Reference> entries;
     std::vector<std::string> origins; // what was read: files and folders, for the output
 
-    // The first entry for the device's model and the figure, leaving out a reference made
-    // only of the run `exclude_run` (a card is not judged against itself).
-    const Reference *find(const CardModel &card, const FigureKey &figure, const std::string &exclude_run = "") const;
+    // The first entry for the device's model and the figure. One made from result sets
+    // leaves out the figures of `judged` and is the median of the others (a card is not
+    // judged against itself, not even in part); passed over when none is left.
+    std::optional<Reference> find(const CardModel &card, const FigureKey &figure,
+                                  const SetIdentity *judged = nullptr) const;
     void append(References more);
 };
 
@@ -67,6 +84,7 @@ NamedSet read_valid_result_set(const std::filesystem::path &file);
 References read_references(const std::filesystem::path &path);
 
 // The project's published result sets: VRAMBENCH_RESULTS when set (empty: none), else
+// share/vrambench/results beside an installed executable (PREFIX/bin/vrambench), else
 // the results/ folder of the source tree the executable was built in (found by walking
 // up from it to a folder holding results/schema/result-v1.schema.json), else none.
 std::optional<std::filesystem::path> published_results_folder();

@@ -12,6 +12,18 @@ namespace vrb::health {
 // 0.75 of a bandwidth measured on healthy cards of the model.
 inline constexpr double default_floor = 0.75;
 
+// Where the model has no measured reference, a stream figure is held against the
+// datasheet peak: it fails below this share of it. Public BabelStream results put healthy
+// HBM cards at 83-95% of their peak (H100, H200) and 73-80% (MI300X), and the H200 set
+// published here reads 83-95%: 0.65 passes the lowest of them with 8 points to spare, and
+// fails a card at 0.6 of a healthy figure of any of them (57% of peak at most).
+inline constexpr double datasheet_floor_share = 0.65;
+
+// A verdict of "healthy" needs the stream read and at least this many figures in all
+// held against a reference or a datasheet floor; less is "not judged" (exit 6), never
+// healthy by default.
+inline constexpr std::size_t least_judged_figures = 2;
+
 // A memory figure, or a reference for one, set against the datasheet peak: above the
 // peak it cannot be a measurement of the memory (nothing is faster than its pins), and
 // below a tenth of it no healthy card of any memory type is measured, while a figure

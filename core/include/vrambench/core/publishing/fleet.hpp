@@ -56,7 +56,7 @@ struct FleetCardHealth {
 };
 
 // What the fleet's cards are checked against: references (by default the published
-// result sets, health::published_sets()) and the floor.
+// result sets, health::published_sets()), else the datasheet floor; and the floor.
 struct FleetChecks {
     std::optional<health::References> references; // unset: the published sets
     health::HealthOptions options;
@@ -88,8 +88,12 @@ std::vector<std::pair<const FleetGroup *, const FleetCard *>> fleet_outliers(con
 
 // The cards health's checks fail, in the order of the files.
 std::vector<const FleetCardHealth *> fleet_unhealthy(const FleetComparison &fleet);
+// The cards health could not call healthy without failing them: not measured (3) or not
+// judged (6). Counted and named, never dropped: a card nothing was judged on is no healthy card.
+std::vector<const FleetCardHealth *> fleet_not_judged(const FleetComparison &fleet);
 // 4 when a card fails integrity or verification, 5 when one is named (an outlier or a
-// failed check), else 0.
+// failed check), else 3 when a card could not be measured, 6 when one was not judged,
+// else 0 (health_exit's order).
 int fleet_exit_code(const FleetComparison &fleet);
 
 std::string fleet_text(const FleetComparison &fleet);
