@@ -40,7 +40,7 @@ TEST(Engine, ATransferAskedOfTheComputeUnitsIsCopiedByAShaderOnceAPassAndSaysSo)
 {
     vrb_device *device = shared_device("gpu");
     ASSERT_NE(device, nullptr);
-    for (const uint64_t bytes : {uint64_t{64}, uint64_t{4100}, uint64_t{1} << 20}) {
+    for (const uint64_t bytes : {uint64_t{64}, uint64_t{4100}, uint64_t{16} << 10}) {
         SCOPED_TRACE(std::to_string(bytes) + " bytes");
         std::vector<uint32_t> data(bytes / 4);
         std::iota(data.begin(), data.end(), 0x1234u);
