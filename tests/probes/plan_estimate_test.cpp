@@ -326,8 +326,8 @@ vrb::DeviceRecord h200_with_host_kinds()
 
 std::vector<std::string> route_names(const vrb::DeviceRecord &device)
 {
-    const auto &transfer = find(vrb::plan_device(device, every_probe(), {}), "bandwidth.transfer");
-    return transfer.sizes.at("route_names").get<std::vector<std::string>>();
+    const vrb::DevicePlan plan = vrb::plan_device(device, every_probe(), {});
+    return find(plan, "bandwidth.transfer").sizes.at("route_names").get<std::vector<std::string>>();
 }
 
 } // namespace
