@@ -22,6 +22,17 @@ struct vrb_device;
 struct vrb_buffer;
 struct vrb_semaphore;
 
+namespace vrb::gpu {
+// CHASE's links kept with their chain: made at `contents` for the chain at `chain`
+// (its address with the operand's offset) of `limit` indices.
+struct ChaseLinksKept {
+    uint64_t contents = 0;
+    const void *chain = nullptr;
+    uint64_t limit = 0;
+    ChaseLinksMade made;
+};
+} // namespace vrb::gpu
+
 struct vrb_context {
     explicit vrb_context(const vrb_host_table *host);
 
@@ -108,6 +119,9 @@ struct vrb_buffer {
     void upload(uint64_t offset, const void *src, uint64_t count);
     void download(uint64_t offset, void *dst, uint64_t count);
     void export_handle(vrb_external_handle &handle); // external_memory.cpp
+    // What the buffer holds has changed (an upload, an operation writing it): what was
+    // made of its contents (CHASE's links) is made again.
+    void changed();
 
     vrb_device *owner = nullptr;
     int ordinal = 0; // the device's, kept so freeing never reads a closed device
@@ -122,6 +136,11 @@ struct vrb_buffer {
     vrb::gpu::HostRegistration registered; // another module's host memory, registered in place
     void *host = nullptr;                  // where the host reads and writes it; null for device memory
     void *device_address = nullptr;        // what kernels use; null when kernels cannot reach it
+    // A stamp of what the buffer holds, new at every change this module makes; 0 for
+    // memory another API may write (exported or imported), whose contents nothing here tracks.
+    uint64_t contents = 0;
+    // CHASE's links made of this chain at `contents` (operations.cpp).
+    std::shared_ptr<vrb::gpu::ChaseLinksKept> chase_links;
 
     bool in_host_memory() const { return host != nullptr; }
     // Host memory the runtime did not lock: its copies are synchronous with the host.
@@ -157,11 +176,16 @@ namespace vrb::gpu {
 // runtime.cpp
 void make_current(int ordinal);
 
+// memory.cpp: a stamp no buffer's contents had before.
+uint64_t next_contents();
+
 // device_info.cpp
 void describe_device(int ordinal, vrb_device_info &info);
 // The device's PCI address, lower case ("0000:3b:00.0"); false where the runtime cannot tell.
 bool pci_address(int ordinal, std::string &out);
 std::string kernel_driver_version(); // empty where the kernel driver does not say
+// One SM's or CU's L1 data cache (l1_caches.hpp); 0 where the architecture is not listed.
+uint64_t unit_l1_bytes(int ordinal);
 
 // external_memory.cpp
 CardIdentity card_identity(int ordinal);

@@ -14,6 +14,7 @@ std::unique_ptr<vrb_device> vrb_context::open(uint32_t index)
     device->ordinal = ordinal;
     device->shape.compute_units = uint32_t(std::max(attribute_or(Attribute::compute_units, ordinal, 1), 1));
     device->shape.warp_size = uint32_t(std::max(attribute_or(Attribute::warp_size, ordinal, 32), 1));
+    device->shape.l1_bytes = unit_l1_bytes(ordinal);
 
     // Kernels reach pinned memory through its mapping (zero-copy), and pageable memory
     // only where the device walks the host's page tables (HMM, ATS).

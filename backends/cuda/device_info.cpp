@@ -98,6 +98,16 @@ std::string kernel_driver_version()
     return line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
+uint64_t unit_l1_bytes(int ordinal)
+{
+    const int major = attribute_or(Attribute::compute_capability_major, ordinal, -1);
+    const int minor = attribute_or(Attribute::compute_capability_minor, ordinal, -1);
+    char architecture[256] = {};
+    if (device_architecture(ordinal, architecture, sizeof architecture) != kSuccess) architecture[0] = 0;
+    (void)take_last_error();
+    return unit_l1(major, minor, architecture).bytes;
+}
+
 void describe_device(int ordinal, vrb_device_info &info)
 {
     make_current(ordinal);

@@ -39,6 +39,20 @@ __device__ __forceinline__ uint4 load_past_l1(const uint4 *p)
 {
     return __ldcg(p);
 }
+// Stores the same way (st.global.cg): a shared-out write sweep lands in L2 and shows
+// its plateau, where stores that allocate in L1 would split it into two.
+__device__ __forceinline__ void store_past_l1(uint32_t *p, uint32_t v)
+{
+    __stcg(p, v);
+}
+__device__ __forceinline__ void store_past_l1(uint2 *p, uint2 v)
+{
+    __stcg(p, v);
+}
+__device__ __forceinline__ void store_past_l1(uint4 *p, uint4 v)
+{
+    __stcg(p, v);
+}
 #endif
 
 // How the runtime says two devices are joined, or "": the CUDA runtime has no link type

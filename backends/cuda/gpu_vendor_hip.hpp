@@ -46,6 +46,13 @@ __device__ __forceinline__ uint4 load_past_l1(const uint4 *p)
     const NativeU32x4 v = __builtin_nontemporal_load(reinterpret_cast<const NativeU32x4 *>(p));
     return make_uint4(v.x, v.y, v.z, v.w);
 }
+// Plain stores: the CU's vector L1 is write-through, so stores reach L2 as they are; the
+// non-temporal store would also mark the lines for L2's early eviction, hiding the L2
+// plateau a write sweep must show.
+template <typename T> __device__ __forceinline__ void store_past_l1(T *p, T v)
+{
+    *p = v;
+}
 #endif
 
 // How the runtime says two devices are joined ("xGMI, 1 hop"), or "" where it does not

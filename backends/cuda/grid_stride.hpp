@@ -56,42 +56,46 @@ VRB_HOST_DEVICE inline void grid_stride(uint64_t count, uint64_t first, uint64_t
     grid_stride<Unroll>(grid_walk(count, first, stride), group, one);
 }
 
-// Where block `block` of `blocks` starts when every block walks the whole working set
-// (a set smaller than one resident wave): spread evenly over the set, so the blocks
-// meet different lines at any moment, and a multiple of 64 items, so a thread's
-// elements keep their places in pattern.h's 64-lane blocks in both parts of its walk.
-VRB_HOST_DEVICE inline uint64_t block_rotation(uint64_t count, uint32_t block, uint32_t blocks)
-{
-    if (blocks == 0) return 0;
-    const uint64_t start = count / blocks * block + count % blocks * block / blocks;
-    return start / 64 * 64;
-}
-
-// One thread's items, as one or two grid-stride walks. Shared out (the usual case):
-// thread `first` of a grid of `stride` threads, once. Whole set: every block walks all
-// `count` items with a block-wide stride, from its rotation to the end and then from 0
-// up to it, so each block visits every item exactly once a pass without a wrap per item.
-struct ThreadWalk {
-    GridWalk part[2];
-};
-
-VRB_HOST_DEVICE inline ThreadWalk shared_walk(uint64_t count, uint64_t first, uint64_t stride)
-{
-    return {{grid_walk(count, first, stride), GridWalk{0, 1, 0}}};
-}
-
-VRB_HOST_DEVICE inline ThreadWalk whole_set_walk(uint64_t count, uint32_t block, uint32_t blocks, uint32_t thread,
-                                                 uint32_t block_threads)
-{
-    const uint64_t start = block_rotation(count, block, blocks);
-    return {{grid_walk(count, start + thread, block_threads), grid_walk(start, thread, block_threads)}};
-}
-
+// A thread's visits over `laps` passes as one stream: the first visits of a pass follow
+// the last of the pass before at once, so every group of Unroll items is in flight
+// together even where a thread's share of a small set is fewer than Unroll items (a set
+// in L2 shared out over a full wave), which a pass-by-pass walk would leave one or two
+// loads deep. group(at) gets the Unroll items of a group, one(i) each left at the end.
+// A count of visits past 64 bits (never a sweep's) is walked pass by pass.
 template <unsigned Unroll, typename Group, typename One>
-VRB_HOST_DEVICE inline void grid_stride(const ThreadWalk &walk, Group &&group, One &&one)
+VRB_HOST_DEVICE inline void lapped_stride(const GridWalk &walk, uint32_t laps, Group &&group, One &&one)
 {
-    grid_stride<Unroll>(walk.part[0], group, one);
-    grid_stride<Unroll>(walk.part[1], group, one);
+    if (walk.visits == 0 || laps == 0) return;
+    const uint64_t first = walk.first, stride = walk.stride;
+    const uint64_t last = first + (walk.visits - 1) * stride;
+    if (walk.visits > ~uint64_t{0} / laps) {
+        for (uint32_t p = 0; p < laps; ++p)
+            for (uint64_t i = first, v = walk.visits; v > 0; --v, i += stride)
+                one(i);
+        return;
+    }
+    uint64_t n = walk.visits * laps;
+    uint64_t i = first;
+    for (; n >= Unroll; n -= Unroll) {
+        uint64_t at[Unroll];
+        for (unsigned k = 0; k < Unroll; ++k) {
+            at[k] = i;
+            i = i == last ? first : i + stride;
+        }
+        group(at);
+    }
+    for (; n > 0; --n) {
+        one(i);
+        i = i == last ? first : i + stride;
+    }
+}
+
+// A sweep's walk for one thread: shared out, thread `thread` of the grid's `grid_threads`
+// takes its grid-stride share; per unit, thread `thread` of a block of `block_threads`
+// (one unit's walk of the whole set) takes its block-stride share of all the items.
+VRB_HOST_DEVICE inline GridWalk unit_walk(uint64_t count, uint32_t thread, uint32_t block_threads)
+{
+    return grid_walk(count, thread, block_threads);
 }
 
 } // namespace vrb::gpu

@@ -64,26 +64,37 @@ __device__ __forceinline__ Lanes<L> load(const void *__restrict__ base, uint64_t
         return lanes_of(*p);
 }
 
-template <int L> __device__ __forceinline__ void store(void *__restrict__ base, uint64_t i, const Lanes<L> &e);
-template <> __device__ __forceinline__ void store<1>(void *__restrict__ base, uint64_t i, const Lanes<1> &e)
+template <int L> __device__ __forceinline__ typename Word<L>::type word_of(const Lanes<L> &e);
+template <> __device__ __forceinline__ uint32_t word_of<1>(const Lanes<1> &e)
 {
-    static_cast<uint32_t *>(base)[i] = e.v[0];
+    return e.v[0];
 }
-template <> __device__ __forceinline__ void store<2>(void *__restrict__ base, uint64_t i, const Lanes<2> &e)
+template <> __device__ __forceinline__ uint2 word_of<2>(const Lanes<2> &e)
 {
     uint2 t;
     t.x = e.v[0];
     t.y = e.v[1];
-    static_cast<uint2 *>(base)[i] = t;
+    return t;
 }
-template <> __device__ __forceinline__ void store<4>(void *__restrict__ base, uint64_t i, const Lanes<4> &e)
+template <> __device__ __forceinline__ uint4 word_of<4>(const Lanes<4> &e)
 {
     uint4 t;
     t.x = e.v[0];
     t.y = e.v[1];
     t.z = e.v[2];
     t.w = e.v[3];
-    static_cast<uint4 *>(base)[i] = t;
+    return t;
+}
+
+// Stores reach as loads do: past L1, the vendor's store that lands in L2.
+template <int L, Reach R = Reach::through_l1>
+__device__ __forceinline__ void store(void *__restrict__ base, uint64_t i, const Lanes<L> &e)
+{
+    auto *p = static_cast<typename Word<L>::type *>(base) + i;
+    if constexpr (R == Reach::past_l1)
+        vendor::store_past_l1(p, word_of<L>(e));
+    else
+        *p = word_of<L>(e);
 }
 
 // The lane sums of plugin.h's checksums at one add and one shift-add per lane, where
@@ -148,21 +159,27 @@ __device__ __forceinline__ GridWalk thread_walk(uint64_t count)
     return grid_walk(count, global_thread(), grid_threads());
 }
 
-// A sweep kernel's items for this thread: its share, or with a grid planned to walk the
-// whole set in every block (LaunchGeometry::whole_set), its block's walk over all of them.
-template <bool WholeSet> __device__ __forceinline__ ThreadWalk sweep_walk(uint64_t count)
+// A sweep kernel's items for this thread: its share of the grid's, or, in a block that
+// is one unit's walk of the whole set (LaunchGeometry::whole_set), its share of the block's.
+template <bool WholeSet> __device__ __forceinline__ GridWalk sweep_walk(uint64_t count)
 {
     if constexpr (WholeSet)
-        return whole_set_walk(count, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x);
+        return unit_walk(count, threadIdx.x, blockDim.x);
     else
-        return shared_walk(count, global_thread(), grid_threads());
+        return grid_walk(count, global_thread(), grid_threads());
 }
 
-// How a sweep kernel loads: a block that walks the whole set reads it from its unit's L1
-// while it fits there and from L2 past it, as any program would. A grid that shares the
-// set out must not let each block's share sit in its own unit's L1: all the L1s together
-// would then pass for an L2 up to their joint size, hiding most of the real L2's plateau.
+// How a sweep kernel reaches memory: a unit that walks the whole set reads it from its
+// own L1, which holds it (the plan walks per unit only what one L1 holds). A grid that
+// shares the set out must not let each block's share sit in its own unit's L1: all the
+// L1s together would then pass for an L2 up to their joint size, hiding most of the real
+// L2's plateau; its loads and stores go past L1.
 template <bool WholeSet> inline constexpr Reach kSweepReach = WholeSet ? Reach::through_l1 : Reach::past_l1;
+
+// Threads of the one block each unit runs when it walks a set of its own: a unit's worth,
+// so that one block keeps its L1 busy.
+inline constexpr unsigned kUnitThreads = 1024;
+template <bool WholeSet> inline constexpr unsigned kSweepThreads = WholeSet ? kUnitThreads : kThreads;
 
 // Dynamic shared memory, blockDim.x 64-bit words, for the block reductions.
 extern __shared__ uint64_t reduction_words[];
@@ -206,15 +223,11 @@ __device__ __forceinline__ void report_fault(uint64_t *words, uint64_t where, ui
 
 inline constexpr std::size_t kReductionBytesPerThread = sizeof(uint64_t);
 
-// Plans a launch of `kernel` over `items`: as many blocks as stay resident on every
-// unit, by the runtime's occupancy answer for this kernel and block size (asking it
-// also loads the kernel). A sweep's kernels fill every unit at every size
-// (plan_sweep_launch); the others get one thread per item up to a full wave.
-enum class Planning { per_item, sweep };
-
+// The limits a launch of `kernel` in blocks of kThreads is planned within: as many
+// blocks as stay resident on every unit, by the runtime's occupancy answer for this
+// kernel and block size (asking it also loads the kernel).
 template <typename Kernel>
-LaunchGeometry plan_kernel(Kernel kernel, uint64_t items, const DeviceShape &shape, std::size_t shared_per_thread,
-                           uint32_t max_blocks, Planning planning = Planning::per_item)
+LaunchLimits kernel_limits(Kernel kernel, const DeviceShape &shape, std::size_t shared_per_thread, uint32_t max_blocks)
 {
     LaunchLimits limits;
     limits.threads_per_block = kThreads;
@@ -228,7 +241,28 @@ LaunchGeometry plan_kernel(Kernel kernel, uint64_t items, const DeviceShape &sha
         per_unit = 1;
     }
     limits.blocks_per_unit = uint32_t(per_unit);
-    return planning == Planning::sweep ? plan_sweep_launch(items, limits) : plan_launch(items, limits);
+    return limits;
+}
+
+// Plans a launch of `kernel` over `items`: one thread per item up to a full wave.
+template <typename Kernel>
+LaunchGeometry plan_kernel(Kernel kernel, uint64_t items, const DeviceShape &shape, std::size_t shared_per_thread,
+                           uint32_t max_blocks)
+{
+    return plan_launch(items, kernel_limits(kernel, shape, shared_per_thread, max_blocks));
+}
+
+// The most threads, up to kUnitThreads and in halves of it, that one block of the
+// per-unit kernel `kernel` may have on this device.
+template <typename Kernel> uint32_t unit_threads(Kernel kernel, std::size_t shared_per_thread)
+{
+    for (uint32_t threads = kUnitThreads; threads > kThreads; threads /= 2) {
+        int blocks = 0;
+        if (max_active_blocks(&blocks, kernel, int(threads), threads * shared_per_thread) == kSuccess && blocks >= 1)
+            return threads;
+        (void)take_last_error();
+    }
+    return kThreads;
 }
 
 inline void check_launch(const char *what)
@@ -272,20 +306,20 @@ template <int L> struct RandomLanes {
     }
 };
 
-// Stores make(i) to every element the thread visits, `passes` times: stores to global
-// memory are effects no compiler drops, so every pass stores again.
-template <int L, typename Make, typename Walk>
-__device__ __forceinline__ void store_passes(uint32_t passes, void *dst, const Walk &walk, Make make)
+// Stores make(i) to every element the thread visits, `passes` times, the passes one
+// stream of stores (lapped_stride): stores to global memory are effects no compiler
+// drops, so every pass stores again.
+template <int L, Reach R = Reach::through_l1, typename Make>
+__device__ __forceinline__ void store_passes(uint32_t passes, void *dst, const GridWalk &walk, Make make)
 {
-    for (uint32_t p = 0; p < passes; ++p)
-        grid_stride<kUnroll>(
-            walk,
-            [&](uint64_t i, uint64_t stride) {
+    lapped_stride<kUnroll>(
+        walk, passes,
+        [&](const uint64_t(&at)[kUnroll]) {
 #pragma unroll
-                for (unsigned k = 0; k < kUnroll; ++k)
-                    store<L>(dst, i + k * stride, make(i + k * stride));
-            },
-            [&](uint64_t i) { store<L>(dst, i, make(i)); });
+            for (unsigned k = 0; k < kUnroll; ++k)
+                store<L, R>(dst, at[k], make(at[k]));
+        },
+        [&](uint64_t i) { store<L, R>(dst, i, make(i)); });
 }
 
 // Binds a planned launch of `kernel` to its arguments; the kernel's first parameter is

@@ -3,6 +3,7 @@
 // host adds them up after the last run, so no hot loop ever touches an atomic.
 #pragma once
 
+#include "chase_walk.hpp"
 #include "gpu_runtime.hpp"
 
 #include <cstdint>
@@ -44,6 +45,10 @@ struct KernelOp {
     const void *src2 = nullptr;
     // What GATHER (elements) and CHASE (uint32 indices) may address from src1.
     uint64_t src1_limit = 0;
+    // The stream operations: the set moved once a pass by the whole device, shared out
+    // whatever its size, never walked by every unit (a READ asked for one read,
+    // VRB_OPERATION_ONE_READ; a TRANSFER copied by the SMs, VRB_OPERATION_ENGINE_SM).
+    bool shared_out = false;
     // CHASE: allocates memory like the chain's, of the bytes asked for.
     std::function<ChaseMemory(uint64_t bytes)> chase_memory;
 };
@@ -51,6 +56,7 @@ struct KernelOp {
 struct DeviceShape {
     uint32_t compute_units = 1;
     uint32_t warp_size = 32;
+    uint64_t l1_bytes = 0; // one unit's L1 data cache (l1_caches.hpp); 0: unknown
 };
 
 // An operation planned and ready to enqueue: its geometry chosen and its kernel loaded
@@ -63,14 +69,28 @@ struct PreparedKernel {
     // Times one pass of the kernel moves the operation's bytes: the blocks, when each
     // walked the whole working set (a set below one wave of the device), else 1.
     uint32_t copies = 1;
+    // The partial results add up every pass's sum, not the last pass's: the passes must
+    // be odd, and the answer is the total times their inverse modulo 2^64 (pass_sums.hpp).
+    bool sums_every_pass = false;
     std::shared_ptr<void> keep; // memory the kernel uses beyond its operands
+};
+
+// CHASE's links (chase_walk.hpp) for one chain: made once for what the chain holds and
+// kept with it, so that a point's runs, its warm-up's included, walk links already made
+// (making them writes the whole chain's worth of links, which flushes the caches).
+struct ChaseLinksMade {
+    ChaseMemory memory; // address null: none could be made, the indices are walked
+    ChaseLinks links;
 };
 
 PreparedKernel prepare_stream_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape);
 PreparedKernel prepare_access_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape);
 PreparedKernel prepare_pattern_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape);
-// CHASE makes its links on `stream` before the runs (kernels_chase.cu).
-PreparedKernel prepare_chase_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape,
+// CHASE's links for op's chain, made on `stream` and waited for (kernels_chase.cu); none
+// where the chain is too short to need them or no memory like it can be had.
+ChaseLinksMade make_chase_links(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape,
                                 StreamHandle stream);
+// CHASE's walk over `made` (or over the indices where it holds none).
+PreparedKernel prepare_chase_op(const KernelOp &op, const ChaseLinksMade &made, const Scratch &scratch);
 
 } // namespace vrb::gpu

@@ -115,30 +115,36 @@ bool all_indices_even(const KernelOp &op, const Scratch &scratch, const DeviceSh
 
 } // namespace
 
-PreparedKernel prepare_chase_op(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape,
+ChaseLinksMade make_chase_links(const KernelOp &op, const Scratch &scratch, const DeviceShape &shape,
                                 StreamHandle stream)
 {
+    ChaseLinksMade made;
+    if (op.count <= 1 || !op.chase_memory) return made;
+    made.links = chase_links_for(op.src1_limit, all_indices_even(op, scratch, shape, stream));
+    made.memory = op.chase_memory(made.links.bytes());
+    if (!made.memory.address) return made;
+    auto *slots = static_cast<uint64_t *>(made.memory.address);
+    const LaunchGeometry g = plan_kernel(chase_link_kernel, made.links.slots, shape, 0, 0xffffffffu);
+    bind_launch(chase_link_kernel, g, 0, false, "launching the chase's link kernel",
+                static_cast<const uint32_t *>(op.src1), op.src1_limit, made.links, slots)
+        .launch(stream, 1);
+    check(stream_synchronize(stream), "waiting for the chase's links");
+    return made;
+}
+
+PreparedKernel prepare_chase_op(const KernelOp &op, const ChaseLinksMade &made, const Scratch &scratch)
+{
     const auto *chain = static_cast<const uint32_t *>(op.src1);
-    ChaseMemory memory;
-    ChaseLinks links;
-    if (op.count > 1 && op.chase_memory) {
-        links = chase_links_for(op.src1_limit, all_indices_even(op, scratch, shape, stream));
-        memory = op.chase_memory(links.bytes());
-    }
-    if (!memory.address) {
+    if (!made.memory.address) {
         load_kernel(chase_index_kernel);
         return bind_launch(chase_index_kernel, one_thread(), 0, false, "launching the chase kernel", chain, op.count,
                            op.src1_limit, scratch.words);
     }
-    auto *slots = static_cast<uint64_t *>(memory.address);
-    const LaunchGeometry g = plan_kernel(chase_link_kernel, links.slots, shape, 0, 0xffffffffu);
-    bind_launch(chase_link_kernel, g, 0, false, "launching the chase's link kernel", chain, op.src1_limit, links, slots)
-        .launch(stream, 1);
     load_kernel(chase_links_kernel);
-    PreparedKernel prepared =
-        bind_launch(chase_links_kernel, one_thread(), 0, false, "launching the chase kernel",
-                    static_cast<const uint64_t *>(slots), op.count, chain, op.src1_limit, links, scratch.words);
-    prepared.keep = std::move(memory.owner);
+    PreparedKernel prepared = bind_launch(chase_links_kernel, one_thread(), 0, false, "launching the chase kernel",
+                                          static_cast<const uint64_t *>(made.memory.address), op.count, chain,
+                                          op.src1_limit, made.links, scratch.words);
+    prepared.keep = made.memory.owner;
     return prepared;
 }
 

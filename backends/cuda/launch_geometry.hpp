@@ -18,16 +18,24 @@ struct LaunchLimits {
     uint32_t compute_units = 1;        // SMs or CUs
     uint32_t blocks_per_unit = 1;      // blocks resident at once on one unit (occupancy)
     uint32_t max_blocks = 0xffffffffu; // e.g. the slots of a partial-result buffer
+    // A sweep's: the threads of the one block a unit runs when it walks a set of its
+    // own (the most one block of the per-unit kernel may have), and the bytes of one
+    // unit's L1 (0: unknown) with the bytes of one item.
+    uint32_t unit_threads = kMaxThreadsPerBlock;
+    uint64_t l1_bytes = 0;
+    uint32_t item_bytes = 4;
 };
 
 struct LaunchGeometry {
     uint32_t blocks = 0; // 0: nothing to launch
     uint32_t threads = 0;
-    // Every block walks all the items (plan_sweep_launch below a full wave); otherwise
-    // the blocks share them out.
+    // Each block is one unit's walk of the whole set (plan_sweep_launch, a set one unit's
+    // L1 holds); otherwise the blocks share the items out.
     bool whole_set = false;
+    // Loads are served from L2 at the nearest: a shared-out set must not sit in the L1s.
+    bool past_l1 = false;
     uint64_t grid_threads() const { return uint64_t(blocks) * threads; }
-    // Times a pass of the grid moves the working set: the blocks when each walks it whole.
+    // Times a pass of the grid moves the working set: the units when each walks it whole.
     uint32_t copies() const { return whole_set ? blocks : 1u; }
 };
 
@@ -37,11 +45,18 @@ struct LaunchGeometry {
 // operations that are not timed over a working set (fill, check, gather, strides).
 LaunchGeometry plan_launch(uint64_t items, const LaunchLimits &limits);
 
-// The stream operations of a working-set sweep: always as many blocks as stay resident,
-// so every unit works at every size. Past one wave they share the items out as
-// plan_launch does; below it (a 4 KiB set is one block's worth of items on a device of
-// 132 units) each block walks the whole set, so each unit's own L1 holds what it reads
-// and the sweep measures the caches, not how many units had work.
+// The stream operations of a working-set sweep, in one of two walks:
+//  - per unit, while the set fits one unit's L1 (below one resident wave where the L1 is
+//    unknown): one block on every unit, each walking the whole set, so each unit reads
+//    a set of its own from its own L1 and the sweep's L1 plateau is every L1 at once,
+//    ending where one L1 ends;
+//  - shared out past it: as many blocks as stay resident, each thread taking its
+//    grid-stride share, loads past L1, so from the L1's reach on the sweep sees the L2
+//    and then memory, never the L1s' joint size passing for an L2.
 LaunchGeometry plan_sweep_launch(uint64_t items, const LaunchLimits &limits);
+
+// The same for `items` that must be read once (a first read of memory another API
+// wrote, timed as one read): always shared out.
+LaunchGeometry plan_one_read_launch(uint64_t items, const LaunchLimits &limits);
 
 } // namespace vrb::gpu

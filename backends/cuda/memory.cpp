@@ -4,6 +4,8 @@
 
 #include <vrambench/plugin_support.hpp>
 
+#include <atomic>
+
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -31,6 +33,7 @@ std::unique_ptr<vrb_buffer> vrb_device::alloc(uint32_t kind, uint64_t bytes)
     buffer->ordinal = ordinal;
     buffer->kind = kind;
     buffer->bytes = bytes;
+    buffer->contents = vrb::gpu::next_contents();
     const bool device_access = kinds[kind].flags & VRB_MEMORY_DEVICE_ACCESS;
     switch (kind) {
     case kind_device:
@@ -68,6 +71,7 @@ std::unique_ptr<vrb_buffer> vrb_device::alloc(uint32_t kind, uint64_t bytes)
 void vrb_buffer::upload(uint64_t offset, const void *src, uint64_t count)
 {
     using namespace vrb::gpu;
+    changed();
     if (in_host_memory()) {
         std::memcpy(static_cast<char *>(host) + offset, src, count);
         return;
@@ -91,6 +95,18 @@ void vrb_buffer::download(uint64_t offset, void *dst, uint64_t count)
     check(copy_async(dst, static_cast<const char *>(device_address) + offset, count, CopyKind::device_to_host, stream),
           "downloading from device memory");
     check(stream_synchronize(stream), "waiting for a download to land");
+}
+
+uint64_t vrb::gpu::next_contents()
+{
+    static std::atomic<uint64_t> last{0};
+    return ++last;
+}
+
+void vrb_buffer::changed()
+{
+    if (contents) contents = vrb::gpu::next_contents();
+    chase_links.reset(); // made for what the chain held before
 }
 
 vrb_buffer::~vrb_buffer()

@@ -2,6 +2,7 @@
 // times every run and turns the kernels' partial results into the answer.
 #include "backend.hpp"
 
+#include "pass_sums.hpp"
 #include "timing.hpp"
 #include "transfer.hpp"
 
@@ -116,6 +117,7 @@ KernelOp resolve(const vrb_operation &op)
     k.scalar = op.scalar;
     k.seed = op.seed;
     k.pattern = op.pattern;
+    k.shared_out = op.kind == VRB_OP_READ && (plugin::operation_flags(op) & VRB_OPERATION_ONE_READ);
     if (spans.dst) k.dst = kernel_address(op, op.dst, "dst");
     if (spans.src1) k.src1 = kernel_address(op, op.src1, "src1");
     if (spans.src2) k.src2 = kernel_address(op, op.src2, "src2");
@@ -157,10 +159,29 @@ void check_faults(const vrb_operation &op, const KernelOp &k, const std::array<u
                                          std::to_string(k.src1_limit) + " indices from its offset");
 }
 
+// CHASE's links for this chain as it stands: those kept with it where they were made of
+// what it holds now, at the same offset and limit, else made now (`made_now`) and kept.
+// Memory whose contents are not tracked (another API's) keeps none.
+ChaseLinksMade chase_links_of(vrb_buffer &chain, const KernelOp &k, vrb_device &device, StreamHandle stream,
+                              bool &made_now)
+{
+    if (const ChaseLinksKept *kept = chain.chase_links.get();
+        kept && kept->contents == chain.contents && kept->chain == k.src1 && kept->limit == k.src1_limit)
+        return kept->made;
+    chain.chase_links.reset(); // the old links go before new ones take their memory
+    ChaseLinksMade made = make_chase_links(k, device.scratch, device.shape, stream);
+    made_now = made.memory.address != nullptr;
+    if (made_now && chain.contents)
+        chain.chase_links =
+            std::make_shared<ChaseLinksKept>(ChaseLinksKept{chain.contents, k.src1, k.src1_limit, made});
+    return made;
+}
+
 void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, uint32_t repetitions, double *seconds,
-                 vrb_op_output &out)
+                 vrb_op_output &out, bool shared_out = false)
 {
     KernelOp k = resolve(op);
+    k.shared_out = k.shared_out || shared_out;
     if (op.kind == VRB_OP_CHASE)
         k.chase_memory = [&op, &device](uint64_t bytes) {
             ChaseMemory memory = memory_like(*op.src1.buffer, bytes);
@@ -169,8 +190,11 @@ void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, u
         };
     StreamHandle stream = device.stream.get();
     const Scratch &scratch = device.scratch;
-    const PreparedKernel kernel = op.kind == VRB_OP_CHASE ? prepare_chase_op(k, scratch, device.shape, stream)
-                                                          : preparer_for(op.kind)(k, scratch, device.shape);
+    bool links_made_now = false;
+    const PreparedKernel kernel =
+        op.kind == VRB_OP_CHASE
+            ? prepare_chase_op(k, chase_links_of(*op.src1.buffer, k, device, stream, links_made_now), scratch)
+            : preparer_for(op.kind)(k, scratch, device.shape);
     const bool faults = op.kind == VRB_OP_GATHER || op.kind == VRB_OP_CHASE;
     if (faults)
         check(memset_async(scratch.words, 0, kScratchWords * sizeof(uint64_t), stream), "clearing the fault record");
@@ -179,9 +203,13 @@ void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, u
     // items `passes` times, and answer with the last pass's result. Where every block
     // walked the whole set, a pass moved it once per block: the passes made say so, so
     // the core counts the bytes that moved.
-    const uint32_t kernel_passes = std::max(1u, std::min(passes, UINT32_MAX / kernel.copies));
+    uint32_t kernel_passes = std::max(1u, std::min(passes, UINT32_MAX / kernel.copies));
+    if (kernel.sums_every_pass) kernel_passes = odd_passes(kernel_passes);
     out.passes = kernel_passes * kernel.copies;
     if (kernel.copies > 1) out.flags |= VRB_OUTPUT_WHOLE_SET_PER_UNIT;
+    // Making the links wrote the whole chain's worth of them, which left the caches
+    // holding links, not the chain's walk: one lap, untimed, puts the walk back.
+    if (links_made_now) kernel.launch(stream, kernel_passes);
     time_runs(device, repetitions, seconds, [&](RunEvents &) { kernel.launch(stream, kernel_passes); });
 
     if (faults) {
@@ -202,8 +230,33 @@ void run_kernels(vrb_device &device, const vrb_operation &op, uint32_t passes, u
         out.mismatches = total;
         out.first_mismatch = total > 0 ? *std::min_element(firsts.begin(), firsts.end()) : 0;
     } else {
-        out.checksum = total;
+        out.checksum = kernel.sums_every_pass ? one_pass_sum(total, kernel_passes) : total;
     }
+}
+
+// TRANSFER by the SMs (VRB_OPERATION_ENGINE_SM): the same bytes copied by the COPY
+// kernel, in the widest lanes the addresses and count allow, the set shared out over
+// the device once a pass as a copy engine moves it. Both ends must be memory kernels
+// reach: device memory, mapped pinned memory, a peer's memory with access on.
+void run_sm_transfer(vrb_device &device, const vrb_operation &op, uint32_t passes, uint32_t repetitions,
+                     double *seconds, vrb_op_output &out)
+{
+    if (op.src2.buffer)
+        fail(VRB_ERROR_UNSUPPORTED, std::string("TRANSFER by the ") + kApiName +
+                                        " kernels copies one way; both ways at once go through the copy engines");
+    const auto dst = reinterpret_cast<uintptr_t>(kernel_address(op, op.dst, "dst"));
+    const auto src = reinterpret_cast<uintptr_t>(kernel_address(op, op.src1, "src1"));
+    const uint64_t alignment = dst | src | op.count;
+    const uint32_t width = alignment % 16 == 0 ? 16 : alignment % 4 == 0 ? 4 : 0;
+    if (width == 0)
+        fail(VRB_ERROR_UNSUPPORTED, "TRANSFER by the kernels copies whole 4-byte lanes: " + std::to_string(op.count) +
+                                        " bytes between these addresses are not");
+    vrb_operation copy = op;
+    copy.kind = VRB_OP_COPY;
+    copy.element_bytes = width;
+    copy.count = op.count / width;
+    run_kernels(device, copy, passes, repetitions, seconds, out, true);
+    out.flags |= VRB_OUTPUT_ENGINE_SM;
 }
 
 } // namespace
@@ -219,7 +272,18 @@ void vrb_device::run(const vrb_operation &op, std::span<double> seconds, vrb_op_
     out.passes = passes;
     make_current(ordinal);
     const auto repetitions = static_cast<uint32_t>(seconds.size());
-    if (op.kind == VRB_OP_TRANSFER)
+    // What the operation writes changes, whether or not it runs to the end.
+    struct Written {
+        const vrb_operation &op;
+        ~Written()
+        {
+            if (op.dst.buffer) op.dst.buffer->changed();
+            if (op.dst2.buffer) op.dst2.buffer->changed();
+        }
+    } written{op};
+    if (op.kind == VRB_OP_TRANSFER && (vrb::plugin::operation_flags(op) & VRB_OPERATION_ENGINE_SM))
+        run_sm_transfer(*this, op, passes, repetitions, seconds.data(), out);
+    else if (op.kind == VRB_OP_TRANSFER)
         out.timer = run_transfer(*this, op, passes, repetitions, seconds.data(), out.flags);
     else
         run_kernels(*this, op, passes, repetitions, seconds.data(), out);

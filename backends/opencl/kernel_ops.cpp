@@ -107,7 +107,10 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     const Geometry geometry = this->geometry(kernel_name);
     // A sweep's stream operation on a set below one wave: every group walks it whole, so
     // a pass moves it once per group (the passes made say so) and group 0's sum is the answer.
-    const bool sweep_op = op.kind != VRB_OP_FILL && op.kind != VRB_OP_CHECK && op.kind != VRB_OP_STRIDED_READ;
+    // A READ asked as one read (VRB_OPERATION_ONE_READ) is shared out at every size.
+    const bool one_read = op.kind == VRB_OP_READ && (plugin::operation_flags(op) & VRB_OPERATION_ONE_READ);
+    const bool sweep_op =
+        op.kind != VRB_OP_FILL && op.kind != VRB_OP_CHECK && op.kind != VRB_OP_STRIDED_READ && !one_read;
     const uint64_t whole = sweep_op && pieces.size() == 1 ? whole_set_groups(geometry, pieces[0].count) : 0;
     const cl_uint asked = plugin::operation_passes(op);
     const cl_uint passes = whole ? std::max<cl_uint>(1, std::min<uint64_t>(asked, UINT32_MAX / whole)) : asked;

@@ -7,6 +7,7 @@
 #include "splitting.hpp"
 
 #include <vrambench/pattern.h>
+#include <vrambench/plugin_support.hpp>
 
 #include <algorithm>
 #include <array>
@@ -215,7 +216,11 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
     const uint64_t element_stride = step / e; // in elements, between consecutive src1 reads
     // A sweep's stream operation on a set below one wave: every workgroup walks it whole.
     const DispatchShape filling = filling_shape(device_, shader_, layout_kind_);
-    const bool sweep_op = kind_ != VRB_OP_FILL && kind_ != VRB_OP_CHECK && kind_ != VRB_OP_STRIDED_READ;
+    // A READ asked as one read (VRB_OPERATION_ONE_READ), and a TRANSFER copied here
+    // (VRB_OPERATION_ENGINE_SM, run.cpp), move the set once a pass at every size.
+    const uint32_t asked = vrb::plugin::operation_flags(op);
+    const bool once = (kind_ == VRB_OP_READ && (asked & VRB_OPERATION_ONE_READ)) || (asked & VRB_OPERATION_ENGINE_SM);
+    const bool sweep_op = kind_ != VRB_OP_FILL && kind_ != VRB_OP_CHECK && kind_ != VRB_OP_STRIDED_READ && !once;
     const bool units_known = filling_groups(units_of(device_), shape.dispatch.local_size) != 0;
     const uint32_t whole = sweep_op && units_known && pieces.size() == 1
                                ? whole_set_groups(pieces[0].count, filling.max_groups, shape.dispatch.local_size)

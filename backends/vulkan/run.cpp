@@ -70,6 +70,29 @@ Outcome run_compute(Device &device, const vrb_operation &op, uint32_t repetition
     return outcome;
 }
 
+// TRANSFER by the compute units (VRB_OPERATION_ENGINE_SM): the COPY shader over the same
+// bytes, in the widest lanes the offsets and count allow, shared out once a pass as the
+// transfer queue moves them (the flag stays on the operation: compute_ops.cpp reads it).
+Outcome run_compute_transfer(Device &device, const vrb_operation &op, uint32_t repetitions, uint32_t asked,
+                             double *seconds)
+{
+    if (op.src2.buffer)
+        fail(VRB_ERROR_UNSUPPORTED,
+             "TRANSFER by a compute shader copies one way; both ways at once go through the transfer queues");
+    const uint64_t alignment = op.dst.offset | op.src1.offset | op.count;
+    const uint32_t width = alignment % 16 == 0 ? 16 : alignment % 4 == 0 ? 4 : 0;
+    if (width == 0)
+        fail(VRB_ERROR_UNSUPPORTED, "TRANSFER by a compute shader copies whole 4-byte lanes: " +
+                                        std::to_string(op.count) + " bytes at these offsets are not");
+    vrb_operation copy = op;
+    copy.kind = VRB_OP_COPY;
+    copy.element_bytes = width;
+    copy.count = op.count / width;
+    Outcome outcome = run_compute(device, copy, repetitions, asked, seconds);
+    outcome.flags |= VRB_OUTPUT_ENGINE_SM;
+    return outcome;
+}
+
 } // namespace
 
 void run_operation(Device &device, const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
@@ -79,7 +102,9 @@ void run_operation(Device &device, const vrb_operation &op, std::span<double> se
     const uint32_t passes = plugin::operation_passes(op);
     Outcome outcome;
     outcome.passes = passes;
-    if (op.kind == VRB_OP_TRANSFER)
+    if (op.kind == VRB_OP_TRANSFER && (plugin::operation_flags(op) & VRB_OPERATION_ENGINE_SM))
+        outcome = run_compute_transfer(device, op, repetitions, passes, seconds.data());
+    else if (op.kind == VRB_OP_TRANSFER)
         outcome.timer = run_transfer(device, op, repetitions, passes, seconds.data());
     else
         outcome = run_compute(device, op, repetitions, passes, seconds.data());

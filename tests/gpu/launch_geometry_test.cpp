@@ -2,6 +2,7 @@
 // the host: the very code the kernels run, for counts up to and past 2^32.
 #include "grid_stride.hpp"
 #include "launch_geometry.hpp"
+#include "pass_sums.hpp"
 
 #include <gtest/gtest.h>
 
@@ -274,58 +275,78 @@ TEST(GridStride, LeavesThreadsPastTheLastItemIdle)
 }
 
 // How many items block `block` of a planned sweep walks in one pass: all of them for a
-// whole-set plan, its threads' grid-stride shares otherwise; counted with the kernels' walks.
+// per-unit plan, its threads' grid-stride shares otherwise; counted with the kernels' walks.
 uint64_t items_of_block(uint64_t count, const LaunchGeometry &g, uint32_t block)
 {
     u128 total = 0;
     for (uint32_t t = 0; t < g.threads; ++t) {
-        const vrb::gpu::ThreadWalk walk =
-            g.whole_set ? vrb::gpu::whole_set_walk(count, block, g.blocks, t, g.threads)
-                        : vrb::gpu::shared_walk(count, uint64_t(block) * g.threads + t, g.grid_threads());
-        total += walk.part[0].visits + walk.part[1].visits;
+        const vrb::gpu::GridWalk walk =
+            g.whole_set ? vrb::gpu::unit_walk(count, t, g.threads)
+                        : vrb::gpu::grid_walk(count, uint64_t(block) * g.threads + t, g.grid_threads());
+        total += walk.visits;
     }
     return static_cast<uint64_t>(total);
 }
 
-// Every sweep point from 4 KiB to 4 GiB, a quarter-octave apart, for each element width.
-void expect_every_unit_works_at_every_point(const LaunchLimits &l)
+LaunchLimits with_l1(LaunchLimits l, uint64_t l1_bytes, uint32_t item_bytes)
 {
-    const uint64_t resident = uint64_t(l.compute_units) * l.blocks_per_unit;
+    l.l1_bytes = l1_bytes;
+    l.item_bytes = item_bytes;
+    return l;
+}
+
+// Every sweep point from 4 KiB to 4 GiB, a quarter-octave apart, for each element width:
+// one block on every unit while one L1 holds the set, every resident block past it.
+void expect_every_unit_works_at_every_point(const LaunchLimits &base, uint64_t l1_bytes)
+{
+    const uint64_t resident = uint64_t(base.compute_units) * base.blocks_per_unit;
     for (uint32_t element : {4u, 8u, 16u}) {
+        const LaunchLimits l = with_l1(base, l1_bytes, element);
         for (double bytes = 4096; bytes <= double(uint64_t(1) << 32); bytes *= 1.189207) {
             const uint64_t count = static_cast<uint64_t>(bytes) / element;
             const LaunchGeometry g = plan_sweep_launch(count, l);
-            // A full resident wave puts blocks_per_unit blocks on every unit.
-            ASSERT_EQ(g.blocks, resident) << count << " items of " << element << " bytes";
+            ASSERT_EQ(g.whole_set, count * element <= l1_bytes) << count << " items of " << element << " bytes";
+            ASSERT_NE(g.whole_set, g.past_l1) << "a set one L1 holds is read through it, any other past it";
             if (g.whole_set) {
-                for (uint32_t b : {0u, 1u, g.blocks / 2, g.blocks - 1})
+                ASSERT_EQ(g.blocks, base.compute_units) << "one block a unit";
+                ASSERT_EQ(g.threads, 1024u);
+                ASSERT_EQ(g.copies(), base.compute_units);
+                for (uint32_t b : {0u, g.blocks / 2, g.blocks - 1})
                     ASSERT_EQ(items_of_block(count, g, b), count) << "block " << b << " of " << count << " items";
             } else {
-                // Shared out: the last block's first thread has an item, so every thread before it has one.
-                ASSERT_LT(uint64_t(g.blocks - 1) * g.threads, count) << count;
-                ASSERT_GE(count, g.grid_threads()) << count;
+                ASSERT_EQ(g.blocks, resident) << "a full resident wave at " << count;
+                ASSERT_EQ(g.copies(), 1u);
             }
         }
     }
 }
 
-TEST(SweepLaunch, PutsWorkOnAll132SmsOfAnH200AtEverySweepPointFrom4KiB)
+TEST(SweepLaunch, GivesEachOfAnH200s132SmsASetOfItsOwnUpToItsL1AndSharesItOutPastL1Beyond)
 {
-    expect_every_unit_works_at_every_point(h200());
-    const LaunchGeometry g = plan_sweep_launch(4096 / 4, h200());
+    expect_every_unit_works_at_every_point(h200(), 256 << 10);
+    const LaunchLimits l = with_l1(h200(), 256 << 10, 4);
+    const LaunchGeometry g = plan_sweep_launch(4096 / 4, l);
     EXPECT_TRUE(g.whole_set);
-    EXPECT_EQ(g.blocks, 132u * 8);
-    EXPECT_EQ(g.copies(), 132u * 8); // each block moved the set once a pass
+    EXPECT_FALSE(g.past_l1);
+    EXPECT_EQ(g.blocks, 132u);
+    EXPECT_EQ(g.copies(), 132u); // each unit moved the set once a pass
+    // At the L1's size every unit still walks it; one item past, the grid shares it out.
+    EXPECT_TRUE(plan_sweep_launch((256 << 10) / 4, l).whole_set);
+    const LaunchGeometry past = plan_sweep_launch((256 << 10) / 4 + 1, l);
+    EXPECT_FALSE(past.whole_set);
+    EXPECT_TRUE(past.past_l1);
+    EXPECT_EQ(past.blocks, 132u * 8);
+    EXPECT_EQ(past.threads, 256u);
 }
 
-TEST(SweepLaunch, PutsWorkOnAll304CusOfAnMi300xAtEverySweepPointFrom4KiB)
+TEST(SweepLaunch, GivesEachOfAnMi300xs304CusASetOfItsOwnUpToItsL1)
 {
-    expect_every_unit_works_at_every_point(mi300x());
+    expect_every_unit_works_at_every_point(mi300x(), 32 << 10);
 }
 
-TEST(SweepLaunch, SharesTheSetOutFromOneFullWaveOn)
+TEST(SweepLaunch, WithoutAKnownL1WalksPerUnitBelowOneFullWaveAndSharesOutFromIt)
 {
-    const LaunchLimits l = h200();
+    const LaunchLimits l = h200(); // l1_bytes 0: unknown
     const uint64_t wave = 132u * 8 * 256;
     EXPECT_TRUE(plan_sweep_launch(wave - 1, l).whole_set);
     EXPECT_FALSE(plan_sweep_launch(wave, l).whole_set);
@@ -333,44 +354,98 @@ TEST(SweepLaunch, SharesTheSetOutFromOneFullWaveOn)
     EXPECT_EQ(plan_sweep_launch(0, l).blocks, 0u);
 }
 
-TEST(SweepLaunch, EachBlockOfAWholeSetWalkVisitsEveryItemOnceFromItsOwnStart)
+TEST(SweepLaunch, KeepsThePerUnitBlockWithinWhatTheKernelAllowsAndThePartialResultsHold)
 {
-    const LaunchLimits l = tiny(); // 6 blocks of 64 threads
-    for (uint64_t count = 1; count < 6 * 64; ++count) {
-        const LaunchGeometry g = plan_sweep_launch(count, l);
-        ASSERT_TRUE(g.whole_set);
-        ASSERT_EQ(g.blocks, 6u);
-        for (uint32_t b = 0; b < g.blocks; ++b) {
-            std::vector<int> seen(count, 0);
-            std::vector<uint64_t> order;
-            for (uint32_t t = 0; t < g.threads; ++t) {
-                const vrb::gpu::ThreadWalk walk = vrb::gpu::whole_set_walk(count, b, g.blocks, t, g.threads);
-                grid_stride<kUnroll>(
-                    walk,
-                    [&](uint64_t i, uint64_t s) {
-                        for (unsigned k = 0; k < kUnroll; ++k)
-                            ++seen.at(i + k * s);
-                    },
-                    [&](uint64_t i) { ++seen.at(i); });
-                if (t == 0 && walk.part[0].visits) order.push_back(walk.part[0].first);
-            }
-            for (uint64_t i = 0; i < count; ++i)
-                ASSERT_EQ(seen[i], 1) << "item " << i << " of " << count << ", block " << b;
-            const uint64_t start = vrb::gpu::block_rotation(count, b, g.blocks);
-            EXPECT_EQ(start % 64, 0u);
-            EXPECT_LT(start, std::max<uint64_t>(count, 1));
-        }
-    }
+    LaunchLimits l = with_l1(h200(), 256 << 10, 4);
+    l.unit_threads = 512; // the per-unit kernel's occupancy allows no block of 1024
+    EXPECT_EQ(plan_sweep_launch(1024, l).threads, 512u);
+    l.max_blocks = 100;
+    const LaunchGeometry g = plan_sweep_launch(1024, l);
+    EXPECT_EQ(g.blocks, 100u);
+    EXPECT_EQ(g.copies(), 100u); // the walks made are the walks counted
 }
 
-TEST(SweepLaunch, SpreadsTheBlocksStartsOverALargerSet)
+TEST(OneReadLaunch, SharesEvenASmallSetOutPastL1SoItIsReadOnce)
 {
-    // Blocks that all began at item 0 would meet the same lines at the same moment.
-    const uint64_t count = 132u * 8 * 256 - 1;
-    EXPECT_EQ(vrb::gpu::block_rotation(count, 0, 1056), 0u);
-    EXPECT_GT(vrb::gpu::block_rotation(count, 528, 1056), count / 2 - 64);
-    EXPECT_LT(vrb::gpu::block_rotation(count, 1055, 1056), count);
-    EXPECT_GE(vrb::gpu::block_rotation(count, 1055, 1056), count - count / 1056 - 64);
+    const LaunchLimits l = with_l1(h200(), 256 << 10, 4);
+    for (uint64_t count : {uint64_t{1}, uint64_t{1024}, uint64_t{1} << 18, uint64_t{1} << 28}) {
+        const LaunchGeometry g = vrb::gpu::plan_one_read_launch(count, l);
+        EXPECT_FALSE(g.whole_set) << count;
+        EXPECT_TRUE(g.past_l1) << count;
+        EXPECT_EQ(g.copies(), 1u) << count;
+        u128 total = 0;
+        for (uint32_t b = 0; b < g.blocks; ++b)
+            total += items_of_block(count, g, b);
+        EXPECT_EQ(uint64_t(total), count) << "every item read once";
+    }
+    EXPECT_EQ(vrb::gpu::plan_one_read_launch(0, l).blocks, 0u);
+}
+
+// Runs lapped_stride as a thread would and lists the items in the order it visits them.
+std::vector<uint64_t> lapped_order(const vrb::gpu::GridWalk &walk, uint32_t laps, std::vector<unsigned> *groups)
+{
+    std::vector<uint64_t> order;
+    vrb::gpu::lapped_stride<kUnroll>(
+        walk, laps,
+        [&](const uint64_t(&at)[kUnroll]) {
+            for (unsigned k = 0; k < kUnroll; ++k)
+                order.push_back(at[k]);
+            if (groups) groups->push_back(kUnroll);
+        },
+        [&](uint64_t i) {
+            order.push_back(i);
+            if (groups) groups->push_back(1);
+        });
+    return order;
+}
+
+TEST(LappedStride, VisitsAThreadsShareOncePerLapInOrder)
+{
+    for (uint64_t count : {1u, 3u, 7u, 64u, 1000u})
+        for (uint64_t first : {0u, 1u, 5u})
+            for (uint64_t stride : {1u, 4u, 6u})
+                for (uint32_t laps : {1u, 2u, 3u, 7u}) {
+                    const vrb::gpu::GridWalk walk = vrb::gpu::grid_walk(count, first, stride);
+                    std::vector<uint64_t> want;
+                    for (uint32_t p = 0; p < laps; ++p)
+                        for (uint64_t i = first; i < count; i += stride)
+                            want.push_back(i);
+                    ASSERT_EQ(lapped_order(walk, laps, nullptr), want)
+                        << count << " items from " << first << " by " << stride << ", " << laps << " laps";
+                }
+}
+
+TEST(LappedStride, KeepsUnrollItemsInFlightWhenAShareIsSmallerThanAGroup)
+{
+    // One item a thread (a 4 MiB set over a full wave of an H200): a pass-by-pass walk would
+    // load one at a time; lapped, every group but the last of the run is a full one.
+    std::vector<unsigned> groups;
+    const vrb::gpu::GridWalk walk = vrb::gpu::grid_walk(270336, 17, 270336);
+    ASSERT_EQ(walk.visits, 1u);
+    const std::vector<uint64_t> order = lapped_order(walk, 9, &groups);
+    EXPECT_EQ(order, std::vector<uint64_t>(9, 17));
+    EXPECT_EQ(groups, (std::vector<unsigned>{kUnroll, kUnroll, 1}));
+}
+
+TEST(LappedStride, WalksNothingForAnEmptyShareOrNoLaps)
+{
+    EXPECT_TRUE(lapped_order(vrb::gpu::grid_walk(5, 9, 4), 3, nullptr).empty());
+    EXPECT_TRUE(lapped_order(vrb::gpu::grid_walk(5, 0, 1), 0, nullptr).empty());
+}
+
+TEST(PassSums, AnOddNumberOfPassesGivesBackOnePasssSumExactly)
+{
+    EXPECT_EQ(vrb::gpu::odd_passes(0), 1u);
+    EXPECT_EQ(vrb::gpu::odd_passes(1), 1u);
+    EXPECT_EQ(vrb::gpu::odd_passes(2), 1u);
+    EXPECT_EQ(vrb::gpu::odd_passes(9), 9u);
+    EXPECT_EQ(vrb::gpu::odd_passes(10), 9u);
+    EXPECT_EQ(vrb::gpu::odd_passes(0xffffffffu), 0xffffffffu);
+    for (uint64_t sum : {uint64_t{0}, uint64_t{1}, uint64_t{0x123456789abcdefull}, ~uint64_t{0}})
+        for (uint32_t passes : {1u, 3u, 5u, 1001u, 0x7fffffffu, 0xffffffffu}) {
+            const uint64_t total = sum * passes; // modulo 2^64, as the kernels add
+            EXPECT_EQ(vrb::gpu::one_pass_sum(total, passes), sum) << sum << " x " << passes;
+        }
 }
 
 } // namespace

@@ -303,3 +303,53 @@ TEST(PlanEstimate, ACpusStridePlanCostsTheFirstTouchOfItsArrayAndAGpusDoesNot)
     EXPECT_EQ(gpu.throughput.first_touch_gb_per_s, 0);
     EXPECT_LT(find(gpu, "pattern.stride").seconds, 5);
 }
+
+namespace {
+
+// An H200 as the CUDA module describes it: device memory, pinned host memory its kernels
+// reach through the mapping, and pageable host memory they do not.
+vrb::DeviceRecord h200_with_host_kinds()
+{
+    vrb::DeviceRecord r = vrb::test::describe(vrb::test::h200());
+    const uint32_t host = VRB_MEMORY_HOST_VISIBLE | VRB_MEMORY_HOST_COHERENT | VRB_MEMORY_HOST_MEMORY;
+    for (const auto &[name, flags] : {std::pair{"pinned", host | VRB_MEMORY_PINNED | VRB_MEMORY_DEVICE_ACCESS},
+                                      std::pair{"pageable", host | VRB_MEMORY_PAGEABLE}}) {
+        vrb_memory_kind_info kind{};
+        kind.struct_size = sizeof kind;
+        kind.flags = flags;
+        std::snprintf(kind.name, sizeof kind.name, "%s", name);
+        r.kinds.push_back(kind);
+    }
+    r.info.type = VRB_DEVICE_DISCRETE_GPU;
+    return r;
+}
+
+std::vector<std::string> route_names(const vrb::DeviceRecord &device)
+{
+    const vrb::DevicePlan plan = vrb::plan_device(device, every_probe(), {});
+    return find(plan, "bandwidth.transfer").sizes.at("route_names").get<std::vector<std::string>>();
+}
+
+} // namespace
+
+TEST(PlanEstimate, AnH200sStandardPlanCopiesEachWayByTheCopyEngineAndByTheSmsWhereKernelsReachBothEnds)
+{
+    const vrb::DeviceRecord h200 = h200_with_host_kinds();
+    const std::vector<std::string> names = route_names(h200);
+    for (const char *route : {"host-to-device pinned (ce)", "device-to-host pinned (ce)", "device-to-device (ce)",
+                              "host-to-device pinned (sm)", "device-to-host pinned (sm)", "device-to-device (sm)",
+                              "both-directions pinned (ce)", "host-to-device pageable (ce)"})
+        EXPECT_NE(std::find(names.begin(), names.end(), route), names.end()) << route;
+    // Kernels do not reach pageable memory here, and both ways at once is the copy engines'.
+    for (const char *route : {"host-to-device pageable (sm)", "both-directions pinned (sm)"})
+        EXPECT_EQ(std::find(names.begin(), names.end(), route), names.end()) << route;
+    EXPECT_LE(vrb::plan_device(h200, every_probe(), {}).seconds, 60.0);
+}
+
+TEST(PlanEstimate, ACpuCopiesByItsCopyRoutinesOnly)
+{
+    vrb::DeviceRecord cpu = vrb::test::describe(vrb::test::h200());
+    cpu.info.type = VRB_DEVICE_CPU;
+    for (const std::string &name : route_names(cpu))
+        EXPECT_TRUE(name.ends_with("(ce)")) << name;
+}

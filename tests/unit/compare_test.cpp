@@ -293,3 +293,17 @@ TEST(Compare, NoMatchNamesPairAndReportAndNothingIsCompared)
     EXPECT_NE(hint.find("`vrambench report node-a.json node-b.json`"), std::string::npos) << hint;
     EXPECT_NE(vrb::compare_text({c}).find(hint), std::string::npos);
 }
+
+TEST(Compare, ATransferWithoutAnEngineIsTheCopyEnginesAndPairsWithOneThatNamesIt)
+{
+    const nlohmann::json old_set = {{"probe", "bandwidth.transfer"},
+                                    {"parameters", {{"direction", "device-to-device"}, {"repetitions", 5}}}};
+    nlohmann::json by_engine = old_set, by_sms = old_set;
+    by_engine["parameters"]["engine"] = "ce";
+    by_sms["parameters"]["engine"] = "sm";
+    EXPECT_EQ(vrb::identity_parameters(old_set), vrb::identity_parameters(by_engine));
+    EXPECT_NE(vrb::identity_parameters(old_set), vrb::identity_parameters(by_sms));
+    // Only a transfer's engine goes without saying.
+    const nlohmann::json stream = {{"probe", "bandwidth.stream"}, {"parameters", {{"operation", "copy"}}}};
+    EXPECT_FALSE(vrb::identity_parameters(stream).contains("engine"));
+}

@@ -73,7 +73,7 @@ std::optional<Figure> health_figure(const json &result)
         if (f.key.operation.empty()) return std::nullopt;
     } else if (probe == "bandwidth.transfer") {
         f.key.operation = text_or(parameters, "direction", "");
-        if (f.key.operation.empty()) return std::nullopt;
+        if (f.key.operation.empty() || text_or(parameters, "engine", "ce") != "ce") return std::nullopt;
         // A failed route has no curve: its status is the result's.
         if (const json *point = transfer_point(result))
             source = point;

@@ -4,6 +4,7 @@
 #include <vrambench/core/analysis/curve_analysis.hpp>
 
 #include <vrambench/core/measurement/parallel.hpp>
+#include <vrambench/core/modules/backend.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
 
@@ -26,10 +27,16 @@ void upload_chain(Buffer &buffer, const Chain &chain, uint32_t spacing, uint64_t
     }
 }
 
+std::string_view engine_name(CopyEngine engine)
+{
+    return engine == CopyEngine::compute_units ? "sm" : "ce";
+}
+
 void time_transfer(ProbeResult &point, const ProbeContext &ctx, const CurvePlan &plan, uint64_t bytes, Buffer &src,
-                   Buffer &dst, Buffer *src2, Buffer *dst2)
+                   Buffer &dst, Buffer *src2, Buffer *dst2, CopyEngine engine)
 {
     vrb_operation op = make_operation(VRB_OP_TRANSFER, 1, bytes);
+    if (engine == CopyEngine::compute_units) op.flags |= VRB_OPERATION_ENGINE_SM;
     op.src1 = {src.handle(), 0};
     op.dst = {dst.handle(), 0};
     if (src2 && dst2) {
@@ -37,6 +44,10 @@ void time_transfer(ProbeResult &point, const ProbeContext &ctx, const CurvePlan 
         op.dst2 = {dst2->handle(), 0};
     }
     const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, plan.target_seconds);
+    if (engine == CopyEngine::compute_units && !(t.timing.output.flags & VRB_OUTPUT_ENGINE_SM))
+        throw BackendError(VRB_ERROR_UNSUPPORTED,
+                           fmt::format("{} copied with its copy engine: it offers no TRANSFER by its compute units",
+                                       ctx.device.module().name()));
     const uint64_t directions = src2 && dst2 ? 2 : 1;
     // A copy touches its source and its destination: twice the bytes, per direction.
     set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, bytes).total() * directions * t.passes, ctx,

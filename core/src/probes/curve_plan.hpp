@@ -195,9 +195,17 @@ void check_kind(const DeviceRecord &device, uint32_t kind, uint32_t needed);
 CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options);
 
 // Times one point of a copy-engine sweep (bandwidth.transfer, bandwidth.peer): a
+// Which part of the device copies a TRANSFER: its copy engine (the API's copy call, "ce")
+// or its compute units (a kernel, "sm"; VRB_OPERATION_ENGINE_SM).
+enum class CopyEngine { copy_engine, compute_units };
+std::string_view engine_name(CopyEngine engine);
+
 // TRANSFER of `bytes` from src to dst, and from src2 to dst2 at once when they are given,
 // run on ctx.device, into `point`'s bandwidth: count bytes per direction, each once.
+// By the compute units, a module that copied with its copy engine all the same (it does
+// not know the flag) is BackendError(VRB_ERROR_UNSUPPORTED): its figure is not the one asked.
 void time_transfer(ProbeResult &point, const ProbeContext &ctx, const CurvePlan &plan, uint64_t bytes, Buffer &src,
-                   Buffer &dst, Buffer *src2 = nullptr, Buffer *dst2 = nullptr);
+                   Buffer &dst, Buffer *src2 = nullptr, Buffer *dst2 = nullptr,
+                   CopyEngine engine = CopyEngine::copy_engine);
 
 } // namespace vrb

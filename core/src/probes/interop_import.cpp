@@ -82,6 +82,7 @@ class InteropImportProbe final : public Probe {
         const uint64_t lanes = bytes / 4;
         const uint64_t want = reference_pattern_sum(VRB_PATTERN_RANDOM, interop_import_seed, 0, lanes);
         const uint32_t width = pattern_element_bytes(bytes);
+        bool walked_per_unit = false;
         for (uint32_t rep = 0, reps = repetitions_for(ctx.options); rep < reps; ++rep) {
             std::unique_ptr<Buffer> exported =
                 pair.exportable_alloc ? allocate_exportable(*pair.exporter, pair.kind, bytes, VRB_EXTERNAL_OPAQUE_FD)
@@ -92,9 +93,13 @@ class InteropImportProbe final : public Probe {
             const auto exported_at = std::chrono::steady_clock::now();
             std::unique_ptr<Buffer> imported = import_buffer(ctx.device, handle);
             const auto imported_at = std::chrono::steady_clock::now();
+            // One read of the set, shared out over the device: a set small enough for every
+            // unit to walk it whole would cross the link once per unit.
             vrb_operation read = make_operation(VRB_OP_READ, width, bytes / width);
             read.src1 = {imported->handle(), 0};
+            read.flags |= VRB_OPERATION_ONE_READ;
             const Device::RunOutput out = ctx.device.run(read, 1);
+            walked_per_unit = walked_per_unit || (out.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
             const auto touched_at = std::chrono::steady_clock::now();
             imported.reset(); // before the memory it uses
             if (out.output.checksum != want) {
@@ -117,6 +122,9 @@ class InteropImportProbe final : public Probe {
         r.extra["export_seconds_median"] = summarize(exports).median;
         r.extra["import_seconds_median"] = summarize(imports).median;
         r.extra["first_touch_seconds_median"] = summarize(touches).median;
+        // What the importer did with the read asked once: a module that does not know the
+        // ask walks a small set on every unit, and the first touch then counts every walk.
+        r.extra["first_read"] = walked_per_unit ? "every unit walked the set" : "one read of the set";
         r.verification = {Verification::Status::passed,
                           fmt::format("every first read gave the checksum of what {} wrote", pair.exporter_id)};
     }

@@ -55,6 +55,7 @@ class StreamProbe final : public Probe {
 
         const uint64_t lanes = plan.bytes / 4;
         std::optional<uint64_t> read_sum, dot_sum; // the same for every element width
+        std::optional<nlohmann::json> driver_copy; // timed once, beside every width's copy
         const std::size_t steps = plan.widths.size() * stream_ops.size();
         std::size_t step = 0;
         for (uint32_t width : plan.widths) {
@@ -88,6 +89,10 @@ class StreamProbe final : public Probe {
                     r.parameters["passes"] = t.passes;
                     if (t.timing.output.page_bytes) r.parameters["page_bytes"] = t.timing.output.page_bytes;
                     verify(r, kind_op, t.timing.output, *a, lanes, read_sum, dot_sum, op.seed);
+                    if (kind_op == VRB_OP_COPY) {
+                        if (!driver_copy) driver_copy = time_driver_copy(ctx, plan, *a, *b, lanes);
+                        beside_driver_copy(r, *driver_copy);
+                    }
                 } catch (const Error &e) {
                     r.status = ProbeResult::Status::failed;
                     r.error = e.what();
@@ -99,6 +104,42 @@ class StreamProbe final : public Probe {
     }
 
   private:
+    // The API's own copy (TRANSFER by the copy engine, the driver's cudaMemcpy on CUDA)
+    // of the same array between the same buffers, counted as COPY is: bytes read plus
+    // bytes written. A copy kernel slower than it leaves bandwidth the card has unused.
+    static nlohmann::json time_driver_copy(const ProbeContext &ctx, const StreamPlan &plan, Buffer &dst, Buffer &src,
+                                           uint64_t lanes)
+    {
+        nlohmann::json j = {{"operation", "transfer"}, {"engine", "ce"}, {"array_bytes", plan.bytes}};
+        try {
+            vrb_operation op = make_operation(VRB_OP_TRANSFER, 1, plan.bytes);
+            op.dst = {dst.handle(), 0};
+            op.src1 = {src.handle(), 0};
+            const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, 3 * stream_least_run_seconds);
+            ProbeResult point = make_result(ctx, "bandwidth.stream");
+            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, plan.bytes).total() * t.passes, ctx,
+                          2 * plan.bytes);
+            const Mismatches m = compare_buffer(dst, 0, lanes, expect_pattern(VRB_PATTERN_RANDOM, stream_seed_b));
+            if (m.count) {
+                j["error"] = fmt::format("{} of {} lanes wrong after the API's copy", m.count, lanes);
+                return j;
+            }
+            j["traffic_gb_per_s"] = *point.value;
+            j["counted"] = "bytes read plus bytes written, as COPY is";
+            j["passes"] = t.passes;
+        } catch (const Error &e) {
+            j["error"] = e.what();
+        }
+        return j;
+    }
+
+    static void beside_driver_copy(ProbeResult &r, const nlohmann::json &driver)
+    {
+        r.extra["driver_copy"] = driver;
+        if (r.value && driver.contains("traffic_gb_per_s") && driver["traffic_gb_per_s"].get<double>() > 0)
+            r.extra["versus_driver_copy"] = *r.value / driver["traffic_gb_per_s"].get<double>();
+    }
+
     static void verify(ProbeResult &r, vrb_op_kind kind, const vrb_op_output &out, const Buffer &a, uint64_t lanes,
                        std::optional<uint64_t> &read_sum, std::optional<uint64_t> &dot_sum, uint32_t write_seed)
     {

@@ -1,5 +1,7 @@
-// bandwidth.transfer: the API's copy engine between memory kinds, host to device,
-// device to host, device to device and both directions at once, over a size sweep.
+// bandwidth.transfer: copies between memory kinds, host to device, device to host, device
+// to device and both directions at once, over a size sweep, by the API's copy engine and,
+// on a GPU, one way by its compute units (a kernel), as nvbandwidth's *_memcpy_ce and
+// *_memcpy_sm measure each route both ways.
 #include "curve.hpp"
 #include "curve_plan.hpp"
 #include "curve_probes.hpp"
@@ -8,6 +10,7 @@
 #include <vrambench/core/measurement/link_bound.hpp>
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
+#include <vrambench/core/modules/backend.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/operation.hpp>
 #include <vrambench/pattern.h>
@@ -30,6 +33,7 @@ struct Route {
     uint32_t src, dst;
     bool both = false; // src -> dst and dst-kind -> src-kind at once
     bool host = false; // one end is host memory: the bytes cross the link
+    CopyEngine engine = CopyEngine::copy_engine;
 };
 
 std::optional<uint32_t> find(const DeviceRecord &d, uint32_t with, uint32_t without = 0)
@@ -58,6 +62,18 @@ std::vector<Route> routes(const DeviceRecord &d)
     // One kind may play several parts (the host backend has one kind): each pair once.
     std::set<std::tuple<uint32_t, uint32_t, bool>> seen;
     std::erase_if(out, [&](const Route &r) { return !seen.insert({r.src, r.dst, r.both}).second; });
+    // A GPU's compute units copy too, one way, between memory its kernels reach at both
+    // ends (device memory, pinned host memory mapped for the device).
+    if (d.info.type != VRB_DEVICE_CPU) {
+        const auto reached = [&](uint32_t kind) { return (d.kinds.at(kind).flags & VRB_MEMORY_DEVICE_ACCESS) != 0; };
+        const std::size_t by_engine = out.size();
+        for (std::size_t i = 0; i < by_engine; ++i)
+            if (!out[i].both && reached(out[i].src) && reached(out[i].dst)) {
+                Route sm = out[i];
+                sm.engine = CopyEngine::compute_units;
+                out.push_back(sm);
+            }
+    }
     return out;
 }
 
@@ -79,7 +95,8 @@ class TransferProbe final : public Probe {
     std::string_view id() const override { return "bandwidth.transfer"; }
     std::string_view summary() const override
     {
-        return "copy-engine transfers host to device, device to host, device to device and both at once";
+        return "transfers host to device, device to host, device to device and both at once, by the copy engine "
+               "and by the compute units";
     }
 
     ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
@@ -94,6 +111,10 @@ class TransferProbe final : public Probe {
                    {"to_bytes", sizes.back()},
                    {"points", sizes.size()},
                    {"routes", all.size()}};
+        nlohmann::json names = nlohmann::json::array();
+        for (const Route &route : all)
+            names.push_back(fmt::format("{} ({})", route.name, engine_name(route.engine)));
+        p.sizes["route_names"] = std::move(names);
         // A source and a destination of the largest size each way. The run's pool
         // (buffer_pool.hpp) hands a route's buffers on to the next, so each kind's pages
         // are first touched for the most buffers one route takes of it: on a CPU that
@@ -130,6 +151,7 @@ class TransferProbe final : public Probe {
             const Route &route = all[n];
             ProbeResult r = make_result(ctx, id());
             r.parameters = {{"direction", route.name},
+                            {"engine", engine_name(route.engine)},
                             {"source_kind", module_string(ctx.record.kinds.at(route.src).name)},
                             {"destination_kind", module_string(ctx.record.kinds.at(route.dst).name)},
                             {"both_directions", route.both},
@@ -159,8 +181,8 @@ class TransferProbe final : public Probe {
                     const uint64_t bytes = sizes[i];
                     ctx.progress(fmt::format("{} {}", route.name, format_size(bytes)),
                                  (n + static_cast<double>(i) / sizes.size()) / all.size());
-                    ProbeResult point =
-                        measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(), transfer_seed_scramble + i);
+                    ProbeResult point = measure(ctx, plan, bytes, *src, *dst, src2.get(), dst2.get(),
+                                                transfer_seed_scramble + i, route.engine);
                     if (route.host) check_link_bound(point, ctx.record, route.both ? 2 : 1, route.name);
                     // "Both directions" is only true where the copies ran at once.
                     if (point.parameters.value("directions_at_once", true) == false) {
@@ -174,6 +196,16 @@ class TransferProbe final : public Probe {
                                                            point.parameters.value("directions_at_once", true)}}
                                          : nlohmann::json::object());
                 }
+            } catch (const BackendError &e) {
+                if (e.status() == VRB_ERROR_UNSUPPORTED && route.engine == CopyEngine::compute_units) {
+                    r.status = ProbeResult::Status::waived; // the module has no kernel route here
+                    r.error = e.what();
+                    r.verification = {Verification::Status::unverified, "not run"};
+                } else {
+                    mark_run_failed(r, e);
+                }
+                ctx.emit(std::move(r));
+                continue;
             } catch (const Error &e) {
                 mark_run_failed(r, e);
                 ctx.emit(std::move(r));
@@ -181,20 +213,27 @@ class TransferProbe final : public Probe {
             }
             ProbeResult finished = curve.finish(std::move(r), nullptr);
             if (route.host) check_link_bound(finished, ctx.record, route.both ? 2 : 1, route.name);
+            // Within the device a copy reads and writes the device's memory: beside the bytes
+            // counted once (comparable with every set before), the traffic, counted as
+            // bandwidth.stream counts COPY.
+            if (!route.host && finished.value) {
+                finished.extra["traffic_gb_per_s"] = 2 * *finished.value;
+                finished.extra["traffic_counted"] = "bytes read plus bytes written, as bandwidth.stream counts COPY";
+            }
             ctx.emit(std::move(finished));
         }
     }
 
   private:
     ProbeResult measure(const ProbeContext &ctx, const CurvePlan &plan, uint64_t bytes, Buffer &src, Buffer &dst,
-                        Buffer *src2, Buffer *dst2, uint32_t scramble) const
+                        Buffer *src2, Buffer *dst2, uint32_t scramble, CopyEngine engine) const
     {
         ProbeResult point = make_result(ctx, id());
         try {
             // Destinations first hold other data, so a transfer that moved nothing fails.
             upload_random(dst, bytes, scramble);
             if (dst2) upload_random(*dst2, bytes, scramble + 1);
-            time_transfer(point, ctx, plan, bytes, src, dst, src2, dst2);
+            time_transfer(point, ctx, plan, bytes, src, dst, src2, dst2, engine);
             const uint64_t directions = src2 ? 2 : 1;
             Mismatches m = compare_buffer(dst, 0, bytes / 4, expect_pattern(VRB_PATTERN_RANDOM, transfer_seed_src));
             if (!m.count && dst2)
@@ -206,6 +245,9 @@ class TransferProbe final : public Probe {
             else
                 point.verification = {Verification::Status::passed,
                                       fmt::format("all {} bytes arrived", bytes * directions)};
+        } catch (const BackendError &e) {
+            if (e.status() == VRB_ERROR_UNSUPPORTED && engine == CopyEngine::compute_units) throw; // the whole route
+            mark_run_failed(point, e);
         } catch (const Error &e) {
             mark_run_failed(point, e);
         }

@@ -277,6 +277,9 @@ json identity_parameters(const json &result)
     if (curve_of(result))
         for (const char *key : curve_range_parameters)
             p.erase(key);
+    // Transfers were all the copy engine's before they named their engine: an older
+    // set's transfer pairs with a newer set's copy-engine one.
+    if (text_or(result, "probe", "") == "bandwidth.transfer" && !p.contains("engine")) p["engine"] = "ce";
     return p;
 }
 

@@ -324,8 +324,23 @@ typedef struct vrb_operation {
     vrb_operand src2;
     vrb_operand dst2;
     uint32_t passes; /* the whole operation this many times per timed run; 0 or 1: once */
-    uint32_t reserved;
+    uint32_t flags;  /* vrb_operation_flags: how the host asks it done; 0: as the module sees fit */
 } vrb_operation;
+
+/* Bits of vrb_operation.flags. The word was reserved (left 0) before, so an older host
+ * asks nothing of them, and a module that does not know a bit does as it always did:
+ * the output says what was done, and the host reads that, never the bit it asked. */
+typedef enum vrb_operation_flags {
+    /* READ: one read of the set by the whole device, its units sharing it out whatever
+     * its size, never every unit walking it whole (a first read of memory another API
+     * wrote). A module that honours it leaves VRB_OUTPUT_WHOLE_SET_PER_UNIT clear. */
+    VRB_OPERATION_ONE_READ = 1u << 0,
+    /* TRANSFER: copy with the device's compute units (a kernel reading src1 and writing
+     * dst) instead of its copy engine, where a kernel reaches both sides (device memory,
+     * pinned or mapped host memory, a peer's memory). A module that did so sets
+     * VRB_OUTPUT_ENGINE_SM; one that cannot answers VRB_ERROR_UNSUPPORTED. */
+    VRB_OPERATION_ENGINE_SM = 1u << 1
+} vrb_operation_flags;
 
 typedef struct vrb_op_output {
     uint32_t struct_size;
@@ -352,7 +367,10 @@ typedef enum vrb_output_flags {
     VRB_OUTPUT_WHOLE_SET_PER_UNIT = 1u << 0,
     /* A TRANSFER in both directions made its two copies one after the other, not at
      * once (e.g. CUDA copies pageable host memory synchronously with the host). */
-    VRB_OUTPUT_SEQUENTIAL = 1u << 1
+    VRB_OUTPUT_SEQUENTIAL = 1u << 1,
+    /* A TRANSFER was copied by a kernel on the device's compute units, as
+     * VRB_OPERATION_ENGINE_SM asked; clear: by the copy engine (the API's copy call). */
+    VRB_OUTPUT_ENGINE_SM = 1u << 2
 } vrb_output_flags;
 
 typedef enum vrb_timer_kind {

@@ -158,6 +158,14 @@ inline uint32_t operation_passes(const vrb_operation &op) noexcept
     return op.passes > 1 ? op.passes : 1;
 }
 
+// The flags the host asked an operation done with (vrb_operation_flags); 0 from a host
+// whose struct ends before them.
+inline uint32_t operation_flags(const vrb_operation &op) noexcept
+{
+    if (op.struct_size < offsetof(vrb_operation, flags) + sizeof op.flags) return 0;
+    return op.flags;
+}
+
 // Validates an operation against the sizes of its buffers; `size_of` maps a
 // vrb_buffer* to its size in bytes. Throws Failure(INVALID_ARGUMENT) with a clear
 // message, so a backend never reads or writes past a buffer.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ enum class Call {
     enable_peer_access,
     disable_peer_access,
     peer_copy,
+    // the stand-in's kernels (standin_kernels.cpp): CHASE's links made, a walk of them
+    chase_links_made,
+    chase_walk,
 };
 
 struct Record {
@@ -99,6 +103,10 @@ void set_timeline_semaphore_gap(const std::string &why);
 // Resources of the virtual memory API, external memory, semaphores and host registrations that
 // are made and not yet released: 0 when nothing leaked.
 int live_resources();
+
+// Queues `work` on `stream` as a kernel launch would: it runs at the stream's next
+// synchronisation, after what was queued before it. Recorded as `call`.
+void enqueue(Call call, standinStream *stream, std::function<void()> work);
 
 const char *name(Call call);
 std::string describe(const Record &r);

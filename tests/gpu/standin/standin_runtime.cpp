@@ -146,8 +146,15 @@ const char *name(Call call)
                                         "host register",       "host unregister",  "mem advise host resident",
                                         "semaphore import",    "semaphore signal", "semaphore wait",
                                         "semaphore destroy",   "can access peer",  "enable peer access",
-                                        "disable peer access", "peer copy"};
+                                        "disable peer access", "peer copy",        "chase links made",
+                                        "chase walk"};
     return names[int(call)];
+}
+
+void enqueue(Call call, standinStream *stream, std::function<void()> work)
+{
+    note(call, stream);
+    stream->queued.push_back(std::move(work));
 }
 
 const std::vector<Record> &journal()

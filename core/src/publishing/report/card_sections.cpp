@@ -152,16 +152,24 @@ json kinds_section(const Card &card)
 json transfer_section(const Card &card)
 {
     json section = make_section("Transfers");
-    json chart = make_chart("Copy-engine transfer bandwidth against size, per direction", "line",
+    json chart = make_chart("Transfer bandwidth against size, per direction and engine", "line",
                             axis("bytes per transfer", "log-bytes"), axis("GB/s", "linear"));
-    json table = make_table({"direction", "largest size", "GB/s", "status"});
+    json table = make_table({"direction", "engine", "largest size", "GB/s", "traffic GB/s", "status"});
     for (const json *r : results_of(*card.set, card.id, "bandwidth.transfer")) {
         const std::string direction = parameter_text(*r, "direction");
-        add_series(chart, direction, curve_points(*r, "transfer_bytes"));
-        add_row(table, {direction, bytes_text(parameter_number(*r, "to_bytes")),
-                        usable(*r) ? fixed((*r)["value"].get<double>(), 2) : "-", status_text(*r)});
+        // A set from before transfers named their engine copied with the copy engine.
+        const json &parameters = (*r)["parameters"];
+        const std::string engine = parameters.is_object() ? parameters.value("engine", "ce") : "ce";
+        add_series(chart, direction + " (" + engine + ")", curve_points(*r, "transfer_bytes"));
+        const json &extra = r->contains("extra") ? (*r)["extra"] : json::object();
+        const bool traffic = usable(*r) && extra.contains("traffic_gb_per_s") && extra["traffic_gb_per_s"].is_number();
+        add_row(table, {direction, engine, bytes_text(parameter_number(*r, "to_bytes")),
+                        usable(*r) ? fixed((*r)["value"].get<double>(), 2) : "-",
+                        traffic ? fixed(extra["traffic_gb_per_s"].get<double>(), 2) : "-", status_text(*r)});
     }
-    section["notes"].push_back("Bytes counted once per direction; both-directions figures add the two.");
+    section["notes"].push_back("GB/s: bytes counted once per direction; both-directions figures add the two. Traffic "
+                               "GB/s (within the device): bytes read plus bytes written, as bandwidth.stream counts "
+                               "COPY. Engine: ce, the copy engine; sm, a kernel on the compute units.");
     if (has_points(chart)) section["charts"].push_back(std::move(chart));
     if (!table["rows"].empty()) section["tables"].push_back(std::move(table));
     return section;
