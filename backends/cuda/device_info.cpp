@@ -2,6 +2,7 @@
 // from the runtime (or, for what it lacks, the kernel's PCI and driver files); what
 // neither tells keeps its VRB_KNOWN_ bit clear.
 #include "backend.hpp"
+#include "driver_banner.hpp"
 
 #include <vrambench/plugin_support.hpp>
 
@@ -83,19 +84,14 @@ const char *yes_no(int v)
 
 } // namespace
 
-// The kernel driver's own version, which the runtime does not report: the word after
-// the vendor's marker in its file's first line, or the whole line where it has none.
+// The kernel driver's own version, which the runtime does not report: the version the
+// vendor's banner names after its marker (driver_banner.hpp: every NVIDIA banner form),
+// or the whole first line where the vendor has no marker.
 std::string kernel_driver_version()
 {
     const std::string line = first_line(kKernelDriverFile);
     if (!kKernelDriverMarker) return line;
-    const std::string marker = kKernelDriverMarker;
-    const auto at = line.find(marker);
-    if (at == std::string::npos) return {};
-    std::size_t begin = line.find_first_not_of(' ', at + marker.size());
-    if (begin == std::string::npos) return {};
-    const std::size_t end = line.find(' ', begin);
-    return line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    return version_after_marker(line, kKernelDriverMarker);
 }
 
 uint64_t unit_l1_bytes(int ordinal)

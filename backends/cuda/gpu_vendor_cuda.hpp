@@ -125,9 +125,10 @@ inline std::string format_version(int v)
     return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
-// The kernel driver's own version, which the runtime does not report: the word after
-// the marker in the file's first line ("NVRM version: NVIDIA UNIX x86_64 Kernel Module
-// 580.95.05 Tue ...").
+// The kernel driver's own version, which the runtime does not report: the version word
+// after the marker in the file's first line, in the proprietary module's banner
+// ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Tue ...") as in the open
+// module's ("... Open Kernel Module for x86_64  580.159.04  Release Build ...").
 inline constexpr const char *kKernelDriverFile = "/proc/driver/nvidia/version";
 inline constexpr const char *kKernelDriverMarker = "Kernel Module";
 

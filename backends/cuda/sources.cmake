@@ -3,6 +3,7 @@ set(VRAMBENCH_GPU_SOURCE_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(VRAMBENCH_GPU_HOST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/device.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_info.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/driver_banner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/external_memory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/external_semaphore.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_errors.cpp

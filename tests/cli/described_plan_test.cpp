@@ -102,3 +102,23 @@ TEST(DescribedPlan, TakesOneDeviceAsInfoPrintsItAndRefusesAFileThatDescribesNone
     EXPECT_EQ(measured.exit_code, 2);
     EXPECT_NE(measured.err.find("needs --plan"), std::string::npos) << measured.err;
 }
+
+// The published H200 set's card (results/nvidia-h200-cuda: 60 MiB L2, 132 SMs, 140 GiB
+// free) planned as a run would plan it: the standard suite within a minute by its
+// estimate, and a random gather whose data alone is past 4 x the L2, so its random
+// indices miss every cache.
+TEST(DescribedPlan, PlansThePublishedH200InAMinuteWithARandomGatherPastFourTimesItsL2)
+{
+    const std::string set = std::string(VRAMBENCH_SOURCE_DIR) + "/results/nvidia-h200-cuda/standard.json";
+    const auto r = vrambench({"run", "--plan", "--describe", set, "--suite", "standard", "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    ASSERT_EQ(doc["devices"].size(), 1u) << r.out;
+    const auto &plan = doc["devices"][0];
+    EXPECT_LE(plan["estimate_seconds"].get<double>(), 60.0) << plan.dump();
+    const uint64_t l2 = plan["last_level_cache"]["bytes"].get<uint64_t>();
+    EXPECT_EQ(l2, 60ull << 20) << plan["last_level_cache"].dump();
+    const auto &gather = plan_of(plan, "pattern.gather");
+    EXPECT_GE(gather["sizes"]["array_bytes"].get<uint64_t>(), 4 * l2) << gather.dump();
+    EXPECT_EQ(gather["sizes"]["indices"], nlohmann::json({"sequential", "random"})) << gather.dump();
+}

@@ -4,7 +4,8 @@
 # state before and after, samples it meanwhile, flags throttling only when the samples
 # show it, and records a backend that fails as failed. The CUDA backend finds no device
 # here, as on a GPU machine whose driver or runtime is broken: the check fails saying
-# the CUDA backend never ran, and the GPU tests fail instead of skipping.
+# the CUDA backend never ran, and the GPU tests fail instead of skipping. A staged peer
+# runs right after the CUDA suite.
 #   gpu_check_fake_gpu_test.sh SOURCE_DIR BUILD_DIR
 set -u
 root=$1
@@ -82,5 +83,33 @@ cat "$work/unreached/summary.txt"
 expect "unreached: exits non-zero though nothing else failed" test "$status" -eq 3
 expect "unreached: names why in the summary" grep -q "^FAILED: the CUDA backend never ran: .*vrambench list says: cuda" \
     "$work/unreached/summary.txt"
+
+# A staged peer runs right after the CUDA suite, at the default array size where the
+# CUDA set has no stream figures (none here), and its table is kept; the ratios it
+# cannot form are noted. The staged build has no tests, so only the suite and peer run.
+staged=$work/staged
+mkdir -p "$staged/peers"
+ln -s "$build/bin" "$staged/bin"
+cat >"$staged/peers/babelstream-cuda" <<'PEER'
+#!/usr/bin/env bash
+echo "function,num_times,n_elements,sizeof,max_GB_per_sec,min_runtime,max_runtime,avg_runtime"
+echo "Copy,2,1024,8,1.0,1,1,1"
+echo "args: $*" >&2
+PEER
+chmod +x "$staged/peers/babelstream-cuda"
+echo "says: Version: 5.0 Implementation: CUDA" >"$staged/peers/PEER-INFO"
+PATH=$work/bin:$PATH VRAMBENCH_BUILD_DIR=$staged VRAMBENCH_CHECK_SECONDS=150 VRAMBENCH_CHECK_BACKENDS=cuda \
+    "$root/scripts/gpu-check" "$work/peer" >"$work/peer.stdout" 2>"$work/peer.stderr"
+echo "== peer: exit status $?; summary:"
+cat "$work/peer/summary.txt"
+s=$work/peer/summary.txt
+expect "peer: runs it after the CUDA suite" grep -q "^ran: the peer, BabelStream's CUDA model, 33554432 doubles an array" "$s"
+expect "peer: with its CSV, in GB, 100 runs" grep -qx "args: --arraysize 33554432 --numtimes 100 --csv --gigabytes" \
+    "$work/peer/babelstream-cuda.log"
+expect "peer: keeps its table" grep -q "^Copy,2,1024" "$work/peer/babelstream-cuda.csv"
+expect "peer: says the ratios could not be formed" grep -q "^the peer ratios could not be formed" "$s"
+expect "peer: records what it is in provenance" grep -q "Version: 5.0 Implementation: CUDA" "$work/peer/provenance.txt"
+check_missing_peer() { grep -q "^NOT RUN: the peer (BabelStream's CUDA model): none staged" "$work/idle/summary.txt"; }
+expect "idle: says no peer was staged" check_missing_peer
 
 ((failures == 0)) && echo "ok" || exit 1

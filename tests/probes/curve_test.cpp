@@ -54,3 +54,17 @@ TEST(Curve, IsNotVerifiedWithoutPoints)
     const vrb::ProbeResult r = vrb::Curve("working_set_bytes", "bytes").finish({}, nullptr);
     EXPECT_EQ(r.verification.status, vrb::Verification::Status::unverified);
 }
+
+TEST(Curve, NamesItsLowestFigureAndItsX)
+{
+    vrb::Curve curve("offset_bytes", "bytes");
+    EXPECT_EQ(curve.lowest().second, nullptr);
+    curve.add(0, verified_point(30));
+    curve.add(4, verified_point(10));
+    curve.add(8, failed_point()); // no figure: never the lowest
+    curve.add(256, verified_point(29));
+    const auto [x, lowest] = curve.lowest();
+    ASSERT_NE(lowest, nullptr);
+    EXPECT_EQ(x, 4);
+    EXPECT_EQ(*lowest->value, 10);
+}

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 namespace {
 
@@ -92,6 +93,28 @@ TEST_P(HostProbes, RunTheirQuickPlanAndVerifyEveryResult)
 INSTANTIATE_TEST_SUITE_P(EveryCurveAndPatternProbe, HostProbes,
                          ::testing::Values("bandwidth.sweep", "latency.chase", "pattern.stride", "pattern.alignment",
                                            "pattern.gather", "pattern.vector", "memory.kinds", "bandwidth.transfer"));
+
+// The headline is the slowest offset, so a misaligned copy's cost is the figure read
+// first; the aligned figure stands beside it.
+TEST_F(HostProbes, AlignmentsHeadlineIsItsSlowestOffsetWithTheAlignedFigureBesideIt)
+{
+    const auto results = run("pattern.alignment", quick(1 << 20));
+    ASSERT_EQ(results.size(), 2u);
+    for (const auto &r : results) {
+        ASSERT_TRUE(r.value) << r.parameters.dump();
+        double slowest = 0, aligned = 0, at = -1;
+        for (const auto &p : curve_of(r).at("points")) {
+            const double v = p.at("value").get<double>();
+            if (at < 0 || v < slowest) std::tie(slowest, at) = std::pair{v, p.at("offset_bytes").get<double>()};
+            if (p.at("offset_bytes").get<double>() == 0) aligned = v;
+        }
+        EXPECT_DOUBLE_EQ(*r.value, slowest) << r.extra.dump();
+        EXPECT_EQ(r.extra.at("headline"), "the slowest offset");
+        EXPECT_DOUBLE_EQ(r.extra.at("headline_offset_bytes").get<double>(), at);
+        EXPECT_DOUBLE_EQ(r.extra.at("aligned_gb_per_s").get<double>(), aligned);
+        EXPECT_DOUBLE_EQ(r.extra.at("slowest_to_aligned").get<double>(), slowest / aligned);
+    }
+}
 
 TEST_F(HostProbes, SweepFindsCachePlateausNearTheCacheSizesTheOsReports)
 {

@@ -191,6 +191,12 @@ TEST(Link, HostToDeviceTransfersCarryTheirEfficiencyAgainstTheLink)
     both.parameters = {{"direction", "both-directions pinned"}};
     annotate_transfer(both, link);
     EXPECT_NEAR(*both.link_efficiency, 12.0 / (2 * rate), 1e-9); // the link carries both directions at once
+    // Pageable copies made one after the other: one direction at a time, one link's rate.
+    ProbeResult in_turn = both;
+    in_turn.link = nullptr;
+    in_turn.parameters = {{"direction", "both-directions pageable"}, {"directions_at_once", false}};
+    annotate_transfer(in_turn, link);
+    EXPECT_NEAR(*in_turn.link_efficiency, 12.0 / rate, 1e-9);
     ProbeResult local;
     local.probe = "bandwidth.transfer";
     local.parameters = {{"direction", "device-to-device"}};

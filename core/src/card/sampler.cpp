@@ -141,9 +141,12 @@ void annotate_transfer(ProbeResult &r, const nlohmann::json &link)
     const PcieLink reading = pcie_link_from_json(link);
     const auto rate = current_rate(reading);
     if (r.value && rate && *rate > 0) {
-        // Both at once use both directions of the link, each at its rate.
-        const double ceiling = *rate * (direction.rfind("both-directions", 0) == 0 ? 2 : 1);
-        r.link_efficiency = *r.value / ceiling;
+        // Both at once use both directions of the link, each at its rate; where the API
+        // made the two copies one after the other (pageable memory), one direction at a
+        // time carried them, so one link's rate is the ceiling.
+        const bool at_once =
+            direction.rfind("both-directions", 0) == 0 && r.parameters.value("directions_at_once", true) != false;
+        r.link_efficiency = *r.value / (*rate * (at_once ? 2 : 1));
     }
 }
 

@@ -182,6 +182,25 @@ void set_latency(ProbeResult &r, const Timing &timing, uint64_t steps, const Pro
     r.value = pick(*r.statistics, ctx.options.estimator);
 }
 
+void take_figure(ProbeResult &r, const ProbeResult &point)
+{
+    r.value = point.value;
+    r.seconds = point.seconds;
+    r.samples = point.samples;
+    r.statistics = point.statistics;
+    r.bytes_per_run = point.bytes_per_run;
+    r.timer = point.timer;
+    r.efficiency = point.efficiency;
+}
+
+std::pair<double, const ProbeResult *> Curve::lowest() const
+{
+    std::pair<double, const ProbeResult *> out{0, nullptr};
+    for (const auto &[x, p] : points_)
+        if (p.value && *p.value > 0 && (!out.second || *p.value < *out.second->value)) out = {x, &p};
+    return out;
+}
+
 void Curve::add(double x, const ProbeResult &point, nlohmann::json detail)
 {
     points_.emplace_back(x, point);
@@ -223,15 +242,7 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
             r.error = fmt::format("at {} {}: {}", x_name_, x, p.error.value_or("failed"));
         }
     }
-    if (last) {
-        r.value = last->value;
-        r.seconds = last->seconds;
-        r.samples = last->samples;
-        r.statistics = last->statistics;
-        r.bytes_per_run = last->bytes_per_run;
-        r.timer = last->timer;
-        r.efficiency = last->efficiency;
-    }
+    if (last) take_figure(r, *last);
     if (r.verification.status != Verification::Status::failed) {
         if (!points_.empty() && passed == points_.size())
             r.verification = {Verification::Status::passed, fmt::format("all {} points verified", passed)};

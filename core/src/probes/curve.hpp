@@ -58,6 +58,10 @@ uint64_t reference_strided_sum(uint32_t seed, uint64_t stride, uint64_t count);
 // Marks a result verification-failed with `detail`.
 void mark_verification_failed(ProbeResult &r, std::string detail);
 
+// Makes `point`'s figure the result's headline: value, runs, samples, statistics, bytes,
+// timer and efficiency.
+void take_figure(ProbeResult &r, const ProbeResult &point);
+
 // One curve: figures against x, each point a finished result of its own.
 class Curve {
   public:
@@ -73,6 +77,10 @@ class Curve {
     // `tlbs`: the device's data TLB reaches, whose steps a latency curve names apart.
     ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches, double reach = 0,
                        bool settled = false, std::span<const TlbReach> tlbs = {}) const;
+
+    // The point of least figure (a bandwidth curve's worst) and its x; nullptr where no
+    // point has a figure.
+    std::pair<double, const ProbeResult *> lowest() const;
 
   private:
     std::string x_name_, x_unit_;

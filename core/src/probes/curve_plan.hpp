@@ -99,9 +99,14 @@ uint64_t stride_footprint(uint64_t count, uint64_t stride, uint32_t element_byte
 uint64_t stride_count(uint64_t footprint, uint64_t stride, uint32_t element_bytes, uint64_t elements);
 uint64_t stride_span(const FootprintPlan &footprint, uint64_t largest_stride, uint32_t element_bytes);
 
-// pattern.gather's elements: data and indices together make the footprint (quick: a
-// quarter of it, since each random load waits on memory and a CPU core overlaps few).
+// pattern.gather's 4-byte elements: standard and full, the data array alone is the
+// footprint (4 x the last-level cache), so random indices miss every cache, and the
+// indices as many again; quick, data and indices together a quarter of the footprint,
+// since each random load waits on memory and a CPU core overlaps few.
+inline constexpr uint32_t gather_element_bytes = 4;
 uint64_t gather_elements(const FootprintPlan &footprint, Suite suite);
+// The words pattern.gather's size rule adds to the footprint's.
+std::string gather_size_note(Suite suite);
 // pattern.alignment's bytes per buffer: the footprint (quick: a quarter of it, ten points of
 // read and copy over misaligned lanes, which a software driver reads at a fraction of a GB/s).
 uint64_t alignment_bytes(const FootprintPlan &footprint, Suite suite);

@@ -22,7 +22,7 @@ namespace vrb {
 namespace {
 
 constexpr uint32_t gather_seed = 0x5a01;
-constexpr uint32_t gather_width = 4;
+constexpr uint32_t gather_width = gather_element_bytes;
 
 // A permutation of [0, n) from a fixed generator: every element read exactly once,
 // in an order no prefetcher can guess.
@@ -55,7 +55,8 @@ class GatherProbe final : public Probe {
     {
         const StreamPlan stream = plan_stream(ctx.record, ctx.options);
         const uint32_t kind = ctx.device.find_kind(VRB_MEMORY_DEVICE_ACCESS | stream.preferred_flags);
-        // Data and indices together make the footprint; both are read once a pass.
+        // The data array is the footprint (quick: data and indices a quarter of it); both
+        // are read once a pass.
         const FootprintPlan footprint = plan_footprint(ctx.record, ctx.options);
         const uint64_t n = gather_elements(footprint, ctx.options.suite);
         auto data = ctx.device.acquire(kind, n * gather_width);
@@ -78,7 +79,7 @@ class GatherProbe final : public Probe {
                             {"memory_kind", module_string(ctx.record.kinds.at(kind).name)},
                             {"warmups", pace.warmups},
                             {"repetitions", pace.reps},
-                            {"size_rule", footprint.size_rule + share_note(ctx.options.suite, "a quarter")},
+                            {"size_rule", footprint.size_rule + gather_size_note(ctx.options.suite)},
                             {"size_reason", footprint.reason}};
             r.byte_counting = fmt::format("{}, per pass, times the passes each run made", counting_rule(VRB_OP_GATHER));
             if (!offered(ctx, r, VRB_OP_GATHER, gather_width, kind)) {

@@ -191,7 +191,7 @@ ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &opti
     const double elements = static_cast<double>(n);
     ProbePlan p;
     p.reason = f.reason;
-    p.size_rule = f.size_rule + share_note(options.suite, "a quarter");
+    p.size_rule = f.size_rule + gather_size_note(options.suite);
     p.sizes = {{"elements", n}, {"array_bytes", 4 * n}, {"index_bytes", 4 * n}, {"indices", {"sequential", "random"}}};
     p.cost.runs.push_back(fill(4 * elements));
     p.cost.runs.push_back(point(8 * elements, c.warmups, c.reps, c.target_seconds));

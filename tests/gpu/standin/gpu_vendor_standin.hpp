@@ -190,8 +190,9 @@ inline constexpr const char *kBackendName = "standin";
 inline constexpr const char *kVendorName = "nobody";
 inline constexpr uint32_t kPciVendorId = 0;
 inline constexpr const char *kDescription = "the recording stand-in of the GPU runtime";
-inline constexpr const char *kKernelDriverFile = "/nonexistent/standin-driver-version";
-inline constexpr const char *kKernelDriverMarker = nullptr;
+// Not constant, so a test can hand the module a banner file of its own.
+inline const char *kKernelDriverFile = "/nonexistent/standin-driver-version";
+inline const char *kKernelDriverMarker = nullptr;
 inline uint32_t l2_shared_by(const char *, uint32_t compute_units)
 {
     return compute_units;
