@@ -115,12 +115,22 @@ json measure_for_fit(const std::string &device, const DiscoveryOptions &discover
     return set;
 }
 
+std::optional<Figure> measure_host_read(const DiscoveryOptions &discovery, double timeout_seconds)
+{
+    try {
+        return host_read_in_set(run_probes({"host:0"}, {"bandwidth.stream"}, false, discovery, timeout_seconds));
+    } catch (const Error &) {
+        return std::nullopt;
+    }
+}
+
 Card measure_card(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds)
 {
     const json set = measure_for_fit(device, discovery, timeout_seconds);
     try {
         Card card = card_from_result_set(set, "the run just made", device);
         card.measured = "measured now";
+        if (card.host_read_gb_per_s) card.host_measured = "measured now on this machine";
         return card;
     } catch (const UsageError &) {
         throw UsageError(fmt::format("--device {} failed: {}", device, failure_of(set, device)));

@@ -20,6 +20,10 @@ const std::vector<std::string> &fit_probes();
 // figures (fit exits 2: it has nothing to judge with).
 nlohmann::json measure_for_fit(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds);
 
+// host:0's stream read measured now on this machine (the quick suite's bandwidth.stream);
+// nullopt when the host backend gives none.
+std::optional<Figure> measure_host_read(const DiscoveryOptions &discovery, double timeout_seconds);
+
 Card measure_card(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds);
 
 } // namespace vrb::fit
