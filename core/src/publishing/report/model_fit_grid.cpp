@@ -46,6 +46,8 @@ std::string cell(const fit::Answer &a)
 // The fp16 model with what does not fit held in host memory, reached one way.
 std::string offload_cell(const fit::Answer &a, const std::optional<fit::Route> fit::Offload::*route)
 {
+    // Host memory offloaded to host memory is no answer.
+    if (a.card.device.rfind("host:", 0) == 0) return "none: the device is host memory";
     if (!a.offload || !(a.offload->bytes > 0)) return "all in VRAM";
     const std::optional<fit::Route> &r = (*a.offload).*route;
     if (!a.fits)
