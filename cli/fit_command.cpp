@@ -82,7 +82,7 @@ fit::Card card_from_sets(const FitOptions &o, bool wants_host)
     return card;
 }
 
-fit::Card card_of(const FitOptions &o, bool wants_host)
+fit::Card card_of(const FitOptions &o, bool wants_host, bool wants_link)
 {
     const bool by_hand = !o.memory.empty() || !o.bandwidth.empty();
     if (by_hand && (!o.results.empty() || !o.device.empty()))
@@ -103,9 +103,10 @@ fit::Card card_of(const FitOptions &o, bool wants_host)
         const DiscoveryOptions discovery = discovery_of(o);
         // A progress line, as run's: only when a person watches stderr.
         if (isatty(STDERR_FILENO) == 1)
-            std::fprintf(stderr, "vrambench fit: measuring %s (%s)...\n", o.device.c_str(),
-                         fmt::format("{}", fmt::join(fit::fit_probes(), ", ")).c_str());
-        return fit::measure_card(o.device, discovery, o.timeout);
+            std::fprintf(stderr, "vrambench fit: measuring %s (%s%s)...\n", o.device.c_str(),
+                         fmt::format("{}", fmt::join(fit::fit_probes(), ", ")).c_str(),
+                         wants_link ? ", memory.kinds" : "");
+        return fit::measure_card(o.device, discovery, o.timeout, wants_link);
     }
     throw UsageError("fit needs a card to measure against: --result SET.json [--device ID], --device ID (measured "
                      "now), or --memory SIZE --bandwidth RATE");
@@ -129,7 +130,7 @@ int run_fit(const FitOptions &o)
                                       : fit::OffloadRequest{false, fit::parse_fit_bytes(o.offload, "--offload")};
     const fit::Model model = fit::resolve_model(o.model, o.shape);
     w = fit::complete_workload(w, model, o.context_option->count() > 0, o.kv_dtype_option->count() > 0);
-    const fit::Card card = card_of(o, w.mode == fit::Mode::inference);
+    const fit::Card card = card_of(o, w.mode == fit::Mode::inference, offload.has_value());
     const fit::Answer answer = fit::fit_model(model, w, card, offload);
     const std::string out = o.format == "json" ? fit::fit_json(answer).dump(2) + "\n" : fit::fit_table(answer);
     std::fwrite(out.data(), 1, out.size(), stdout);
