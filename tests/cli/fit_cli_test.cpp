@@ -52,7 +52,7 @@ TEST(FitCli, Llama65bInFp16DoesNotFitIn80GiBAndSaysByHowMuch)
     EXPECT_EQ(r.exit_code, 5) << r.err;
     EXPECT_TRUE(contains(r.out, "does not fit: needs 127.14 GiB of the card's 80.00 GiB: 47.14 GiB short")) << r.out;
     EXPECT_TRUE(contains(r.out, "cards of this kind the job needs: 2")) << r.out;
-    EXPECT_TRUE(contains(r.out, "decode ceiling: 15.0 tokens/s")) << r.out;
+    EXPECT_TRUE(contains(r.out, "decode ceiling: 15.1 tokens/s")) << r.out;
 }
 
 TEST(FitCli, Llama65bInInt8FitsIn80GiBAndSaysTheContextItLeaves)
@@ -68,11 +68,35 @@ TEST(FitCli, TrainingLlama65bSaysHowMany80GiBCardsItNeeds)
     const auto r = fit(with({"llama-65b", "--mode", "training", "--optimizer", "adam", "--format", "json"}, by_hand));
     EXPECT_EQ(r.exit_code, 5) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    EXPECT_EQ(j["cards_needed"], 14);
+    EXPECT_EQ(j["cards_needed"], 13);
     EXPECT_EQ(j["parts"]["optimizer_states"]["bytes"], 8 * 65285660672ll);
+    EXPECT_EQ(j["workload"]["attention"], "memory-efficient");
     EXPECT_TRUE(j["decode_tokens_per_second_ceiling"].is_null()) << "training has no decode ceiling";
-    const auto split = fit(with({"llama-65b", "--mode", "training", "--optimizer", "adam", "--cards", "14"}, by_hand));
+    const auto split = fit(with({"llama-65b", "--mode", "training", "--optimizer", "adam", "--cards", "13"}, by_hand));
     EXPECT_EQ(split.exit_code, 0) << split.out;
+    const auto eager = fit(with({"llama-65b", "--mode", "training", "--attention", "eager", "--cards", "13"}, by_hand));
+    EXPECT_EQ(eager.exit_code, 5) << "the scores eager attention keeps need a 14th card\n" << eager.out;
+}
+
+// The hand computation docs/fit.md shows: 16 B x 72.7e9 + 34 s h L at s 4096 = 1.25e12 B.
+TEST(FitCli, TrainingQwen72bOnAn80GiBCardIsWithinAQuarterOfTheHandComputation)
+{
+    const auto r = fit({"qwen2.5-72b", "--mode", "training", "--memory", "80GiB", "--format", "json"});
+    EXPECT_EQ(r.exit_code, 5) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["workload"]["context_tokens"], 4096);
+    EXPECT_NEAR(j["total_bytes"].get<double>() / 1.2545e12, 1.0, 0.25);
+    EXPECT_TRUE(
+        contains(j["parts"]["activations"]["formula"].get<std::string>(), "Korthikanti et al. with FlashAttention"));
+}
+
+// fit's --memory reads GB as decimal, as --bandwidth does, and echoes the bytes.
+TEST(FitCli, MemoryInGBIsDecimalAndEchoedInBytes)
+{
+    const auto r = fit({"llama-7b", "--memory", "80GB", "--bandwidth", "2039GB/s"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "80000000000 B (74.51 GiB, 80.00 GB)")) << r.out;
+    expect_refused(fit({"llama-7b", "--memory", "80G", "--bandwidth", "2039GB/s"}), "--memory '80G'");
 }
 
 TEST(FitCli, JsonCarriesEveryFieldAndTheMeasuredFiguresOfAResultSet)
@@ -144,7 +168,12 @@ TEST(FitCli, RefusesBadWorkloadsAndCardsInOneLine)
     expect_refused(fit(with({"llama-7b", "--context", "-5"}, by_hand)), "--context -5");
     expect_refused(fit(with({"llama-7b", "--cards", "1e9"}, by_hand)), "--cards 1e+09");
     expect_refused(fit(with({"llama-7b", "--mode", "training", "--dtype", "int4"}, by_hand)), "training keeps");
-    expect_refused(fit({"llama-7b", "--memory", "0", "--bandwidth", "2039GB/s"}), "invalid size '0'");
+    expect_refused(fit({"llama-7b", "--memory", "0GB", "--bandwidth", "2039GB/s"}), "--memory '0GB'");
+    expect_refused(fit({"llama-7b", "--bandwidth", "2039GB/s"}), "--bandwidth needs --memory");
+    expect_refused(fit(with({"llama-7b", "--attention", "sdpa"}, by_hand)), "--attention 'sdpa'");
+    expect_refused(fit(with({"llama-7b", "--offload", "20G"}, by_hand)), "--offload '20G'");
+    expect_refused(fit(with({"65B", "--layers", "80", "--hidden", "8192", "--head-dim", "128"}, by_hand)),
+                   "--head-dim needs --heads or --kv-heads");
     expect_refused(fit({"llama-7b", "--memory", "80GiB", "--bandwidth", "-1TB/s"}), "--bandwidth '-1TB/s'");
     expect_refused(fit({"llama-7b", "--memory", "80GiB"}), "--memory and --bandwidth go together");
     expect_refused(fit({"llama-7b"}), "fit needs a card to measure against");
@@ -162,6 +191,30 @@ TEST(FitCli, ASetWithoutCapacityFiguresNamesTheProbesToRun)
     expect_refused(fit({"llama-7b", "--result", file.string()}),
                    "vulkan:0 has no capacity figures (capacity.report, capacity.total): run `vrambench run --device "
                    "vulkan:0 --probe capacity.report");
+}
+
+// The published H200 with host RAM's read from a second set: LLaMA-2-70B fits in fp16;
+// LLaMA-3.1-405B with what does not fit in host memory answers both routes, each named.
+TEST(FitCli, TheH200FitsLlama2And405bOffloadedAnswersBothRoutes)
+{
+    const std::string h200 = std::string(VRAMBENCH_SOURCE_DIR) + "/results/nvidia-h200-cuda/standard.json";
+    const auto fits = fit({"llama-2-70b", "--result", h200, "--result", published, "--dtype", "fp16"});
+    EXPECT_EQ(fits.exit_code, 0) << fits.err << fits.out;
+    EXPECT_TRUE(contains(fits.out, "served from host RAM")) << fits.out;
+    const auto r =
+        fit({"llama-3.1-405b", "--dtype", "fp16", "--offload", "auto", "--result", h200, "--result", published});
+    EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+    for (const char *line :
+         {"offloaded to host memory:", "over its link: ", "memory.kinds pinned read",
+          "from its own memory: ", "bandwidth.stream read (host RAM)", "x slower than all in VRAM", "the result set "})
+        EXPECT_TRUE(contains(r.out, line)) << line << "\n" << r.out;
+    const auto j = nlohmann::json::parse(fit({"llama-3.1-405b", "--dtype", "fp16", "--offload", "auto", "--result",
+                                              h200, "--result", published, "--format", "json"})
+                                             .out);
+    EXPECT_GT(j["offload"]["over_the_link"]["slower_than_all_in_vram"].get<double>(), 1);
+    EXPECT_GT(j["offload"]["on_the_host"]["slower_than_all_in_vram"].get<double>(), 1);
+    expect_refused(fit({"llama-7b", "--result", h200, "--result", published, "--result", published}),
+                   "--result is given at most twice");
 }
 
 TEST(FitCli, ADeviceThatFailsIsRefused)

@@ -62,11 +62,16 @@ def check_model_fit_grid(data, dom):
         return
     rows = [row for g in grids for row in g["tables"][0]["rows"]]
     columns = grids[0]["tables"][0]["columns"]
-    check(columns[-3:] == ["fp16", "int8", "int4"], "the grid has a column per dtype: %s" % columns)
+    check(columns[3:6] == ["fp16", "int8", "int4"], "the grid has a column per dtype: %s" % columns)
+    check(columns[6:] == ["fp16 offloaded, over the link", "fp16 offloaded, on the host"],
+          "the grid has the offloaded columns: %s" % columns)
     check(len(rows) == 2 * 10, "the grids hold each of the 10 catalogued models for both cards (%d rows)" % len(rows))
-    check(all(cell.startswith("fits") or cell.startswith("no:") for row in rows for cell in row[3:]),
+    check(all(cell.startswith("fits") or cell.startswith("no:") for row in rows for cell in row[3:6]),
           "every cell says whether the model fits")
-    check(any("tokens/s" in cell for row in rows for cell in row[3:]), "a cell that fits gives its ceiling")
+    check(not any(" 0 cards" in cell for row in rows for cell in row[3:6]), "no cell counts 0 cards")
+    check(any("tokens/s" in cell for row in rows for cell in row[3:6]), "a cell that fits gives its ceiling")
+    check(all(cell in ("all in VRAM", "no figure", "none: the device is host memory") or cell.startswith("no:") or "x slower" in cell or "x faster" in cell
+              for row in rows for cell in row[6:]), "every offloaded cell gives a ratio or says why not")
     check(dom.count(">Which models fit, as measured</h3>") == 2, "the browser draws each grid's heading")
     drawn_rows = re.findall(r"<tr><td>[^<]*</td><td>(llama-7b|mixtral-8x7b|qwen2\.5-72b)</td>", dom)
     check(len(drawn_rows) == 2 * 3, "the browser draws the grid's rows (%d of 6 looked for)" % len(drawn_rows))

@@ -125,6 +125,64 @@ TEST(FitCard, BandwidthReadsInItsUnits)
         EXPECT_THROW(parse_bandwidth(bad), vrb::UsageError) << bad;
 }
 
+// fit's --memory reads GB as 1e9 bytes and GiB as 2^30, as --bandwidth reads its rates;
+// a bare G, or no unit, is refused rather than guessed.
+TEST(FitCard, MemoryReadsDecimalAndBinaryUnitsAsWritten)
+{
+    EXPECT_EQ(parse_fit_bytes("80GB", "--memory"), 80e9);
+    EXPECT_EQ(parse_fit_bytes("80GiB", "--memory"), 80.0 * (1ull << 30));
+    EXPECT_EQ(parse_fit_bytes("1.5TB", "--memory"), 1.5e12);
+    EXPECT_EQ(parse_fit_bytes("1TiB", "--memory"), double(1ull << 40));
+    EXPECT_EQ(parse_fit_bytes("141 gb", "--memory"), 141e9);
+    for (const char *bad : {"", "80", "80G", "80T", "0GB", "-1GB", "80 furlongs", "1PB", "nanGB"})
+        EXPECT_THROW(parse_fit_bytes(bad, "--memory"), vrb::UsageError) << bad;
+    try {
+        parse_fit_bytes("80G", "--memory");
+    } catch (const vrb::UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("--memory '80G': give the unit whole"), std::string::npos) << e.what();
+    }
+    // The table names the bytes as parsed.
+    EXPECT_NE(card_by_hand(80e9, 2039).name.find("80000000000 B (74.51 GiB, 80.00 GB)"), std::string::npos)
+        << card_by_hand(80e9, 2039).name;
+}
+
+// A stream read marked suspect (a cache effect above the card's peak) never drives the
+// ceiling: a trusted read beside it does, and alone it gives none, with a note.
+TEST(FitCard, AReadMarkedSuspectNeverDrivesTheCeiling)
+{
+    json set = published_set();
+    json extra = json::array();
+    for (const json &r : set["results"])
+        if (r["probe"] == "bandwidth.stream" && r["device"] == "vulkan:0" && r["parameters"]["operation"] == "read") {
+            json lie = r;
+            lie["status"] = "suspect";
+            lie["value"] = 1e5;
+            lie["parameters"]["element_bytes"] = 64;
+            extra.push_back(lie);
+        }
+    ASSERT_FALSE(extra.empty());
+    for (json &r : extra)
+        set["results"].push_back(r);
+    const Card beside = card_from_result_set(set, "set.json", "vulkan:0");
+    EXPECT_NEAR(beside.read_gb_per_s, 34.09, 0.01) << "the trusted read, though narrower";
+    json alone = set;
+    json kept = json::array();
+    for (const json &r : alone["results"])
+        if (r["probe"] != "bandwidth.stream" || r["status"] == "suspect" || r["device"] != "vulkan:0")
+            kept.push_back(r);
+    alone["results"] = kept;
+    const Card c = card_from_result_set(alone, "set.json", "vulkan:0");
+    EXPECT_EQ(c.read_gb_per_s, 0);
+    Workload w;
+    w.context = 16;
+    const Answer a = fit_model(find_catalogued("llama-7b")->model, w, c);
+    EXPECT_FALSE(a.decode_ceiling);
+    bool noted = false;
+    for (const std::string &n : a.notes)
+        noted = noted || n.find("is marked suspect: no decode ceiling is drawn from it") != std::string::npos;
+    EXPECT_TRUE(noted);
+}
+
 // Against lavapipe's 2 GiB a 7B model in fp16 does not fit; host RAM reads faster here
 // than lavapipe does, so "served from host RAM" is a ratio below 1, measured, not assumed.
 TEST(FitCard, ALlama7bAgainstLavapipeUsesTheMeasuredFigures)

@@ -143,6 +143,19 @@ TEST(FitConfig, RefusesAbsurdSizes)
     EXPECT_NE(refusal(c).find("parameters, past the 1e+14"), std::string::npos) << refusal(c);
 }
 
+// A context past 2^31 is refused by the field that gives it, not by --context, which
+// was never given.
+TEST(FitConfig, RefusesAnAbsurdMaxPositionEmbeddingsByItsName)
+{
+    json c = llama_like();
+    c["max_position_embeddings"] = 1e12;
+    EXPECT_NE(refusal(c).find("field 'max_position_embeddings' is 1000000000000.0, past the 2.14748e+09"),
+              std::string::npos)
+        << refusal(c);
+    c["max_position_embeddings"] = double(1ull << 31);
+    EXPECT_EQ(model_from_config(c, "config.json").context_tokens, double(1ull << 31));
+}
+
 TEST(FitConfig, RefusesAShapeThatContradictsItself)
 {
     json c = llama_like();
@@ -197,5 +210,13 @@ TEST(FitModel, ABareCountTakesItsShapeFromFlags)
     EXPECT_THROW(model_from_count("65B", {80, 8192, 0, 8, 0}), vrb::UsageError);
     EXPECT_THROW(model_from_count("65B", {-1, 8192, 0, 0, 0}), vrb::UsageError);
     EXPECT_THROW(resolve_model("llama-65b", {80, 8192, 0, 0, 0}), vrb::UsageError);
+    // A head dim alone cannot say how many heads share the KV cache.
+    try {
+        model_from_count("65B", {80, 8192, 0, 0, 128});
+        ADD_FAILURE() << "--head-dim without --heads was accepted";
+    } catch (const vrb::UsageError &e) {
+        EXPECT_NE(std::string(e.what()).find("--head-dim needs --heads or --kv-heads"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(model_from_count("65B", {80, 8192, 0, 8, 128}).kv_heads, 8) << "with --kv-heads it is whole";
     EXPECT_THROW(resolve_model("no-such-model", {}), vrb::UsageError);
 }

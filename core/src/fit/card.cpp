@@ -18,11 +18,22 @@ namespace {
 
 using nlohmann::json;
 
+bool has_value(const json &r)
+{
+    return r.contains("value") && r["value"].is_number() && r["value"].get<double>() > 0;
+}
+
+// A capacity figure marked suspect still bounds the memory; a rate marked suspect (a
+// cache effect above the card's peak) never drives a ceiling.
 bool usable(const json &r)
 {
     const std::string status = text_or(r, "status", "");
-    return (status == "ok" || status == "suspect") && r.contains("value") && r["value"].is_number() &&
-           r["value"].get<double>() > 0;
+    return (status == "ok" || status == "suspect") && has_value(r);
+}
+
+bool trusted(const json &r)
+{
+    return text_or(r, "status", "") == "ok" && has_value(r);
 }
 
 std::string parameter(const json &r, const char *name)
@@ -54,14 +65,15 @@ Found find(const json &results, const std::string &device, const std::string &pr
     return {};
 }
 
-// The stream read at the widest element the device measured (what the report shows).
-Found stream_read(const json &results, const std::string &device)
+// The stream read at the widest element the device measured (what the report shows),
+// among those `accept` takes.
+Found stream_read(const json &results, const std::string &device, bool (*accept)(const json &) = trusted)
 {
     Found best;
     double width = -1;
     for (std::size_t i = 0; i < results.size(); ++i) {
         const json &r = results[i];
-        if (text_or(r, "device", "") != device || text_or(r, "probe", "") != "bandwidth.stream" || !usable(r) ||
+        if (text_or(r, "device", "") != device || text_or(r, "probe", "") != "bandwidth.stream" || !accept(r) ||
             parameter(r, "operation") != "read")
             continue;
         if (const double w = parameter_number(r, "element_bytes"); w > width) {
@@ -85,16 +97,74 @@ Card card_by_hand(double memory_bytes, double read_gb_per_s)
 {
     Card c;
     c.device = "by hand";
-    c.name = fmt::format("{} at {:g} GB/s", format_size(static_cast<uint64_t>(memory_bytes)), read_gb_per_s);
-    c.measured = "given by hand (--memory, --bandwidth)";
+    // The bytes as parsed, so a GB (1e9) and a GiB (2^30) cannot be mistaken.
+    const std::string memory =
+        fmt::format("{:.0f} B ({:.2f} GiB, {:.2f} GB)", memory_bytes, memory_bytes / double(GiB), memory_bytes / 1e9);
+    c.name = read_gb_per_s > 0 ? fmt::format("{} at {:g} GB/s", memory, read_gb_per_s) : memory;
+    c.measured = read_gb_per_s > 0 ? "given by hand (--memory, --bandwidth)" : "given by hand (--memory)";
     c.card_bytes = c.available_bytes = memory_bytes;
     c.available_rule = "--memory, all of it: no runtime share or fragmentation measured";
     c.read_gb_per_s = read_gb_per_s;
     c.figures.push_back({"memory", memory_bytes, "bytes", "", "--memory"});
-    c.figures.push_back({"read bandwidth", read_gb_per_s, "GB/s", "", "--bandwidth"});
+    if (read_gb_per_s > 0) c.figures.push_back({"read bandwidth", read_gb_per_s, "GB/s", "", "--bandwidth"});
     c.notes.push_back("given by hand: the runtime's own share and fragmentation are not known; --device or --result "
                       "measure them");
     return c;
+}
+
+double parse_fit_bytes(std::string_view text, std::string_view flag)
+{
+    const auto bad = [&](std::string_view why) {
+        return UsageError(fmt::format("{} '{}': {} (write it as 80GB or 1.5TB, decimal: GB = 1e9 bytes; or 80GiB, "
+                                      "1TiB, binary: GiB = 2^30 bytes)",
+                                      flag, text, why));
+    };
+    std::string s(text);
+    std::size_t split = 0;
+    while (split < s.size() && (std::isdigit(static_cast<unsigned char>(s[split])) || s[split] == '.' ||
+                                s[split] == 'e' || s[split] == 'E' || s[split] == '-' || s[split] == '+'))
+        ++split;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + split, value);
+    if (split == 0 || ec != std::errc() || end != s.data() + split || !std::isfinite(value)) throw bad("not a number");
+    std::string unit = s.substr(split);
+    while (!unit.empty() && unit.front() == ' ')
+        unit.erase(unit.begin());
+    for (char &c : unit)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    double factor = 0;
+    if (unit == "b") factor = 1;
+    if (unit == "kb") factor = 1e3;
+    if (unit == "mb") factor = 1e6;
+    if (unit == "gb") factor = 1e9;
+    if (unit == "tb") factor = 1e12;
+    if (unit == "kib") factor = double(KiB);
+    if (unit == "mib") factor = double(MiB);
+    if (unit == "gib") factor = double(GiB);
+    if (unit == "tib") factor = double(GiB) * 1024;
+    if (unit.empty() || unit == "k" || unit == "m" || unit == "g" || unit == "t")
+        throw bad("give the unit whole: a bare number or G is either a decimal or a binary size");
+    if (factor == 0) throw bad(fmt::format("unknown unit '{}'", unit));
+    value *= factor;
+    if (!(value > 0)) throw bad("must be positive");
+    if (value > most_memory_bytes) throw bad("past 1 PiB: not taken for a card's memory");
+    return std::round(value);
+}
+
+std::optional<Figure> host_read_in_set(const json &set)
+{
+    const Found host = stream_read(array_or_empty(set, "results"), "host:0");
+    if (!host.result) return std::nullopt;
+    return Figure{"bandwidth.stream read (host RAM)", (*host.result)["value"].get<double>(), "GB/s", "host:0",
+                  fmt::format("{}#{}", text_or(object_or_empty(set, "run"), "id", ""), host.index)};
+}
+
+void set_host_read(Card &card, const Figure &host, const std::string &measured)
+{
+    card.host_device = host.device;
+    card.host_read_gb_per_s = host.value;
+    card.host_measured = measured;
+    card.figures.push_back(host);
 }
 
 double parse_bandwidth(std::string_view text)
@@ -178,11 +248,12 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
     const Found max_alloc = find(results, device, "capacity.max-alloc", any);
     const Found fragmentation = find(results, device, "capacity.fragmentation", any);
     const Found read = stream_read(results, device);
+    const Found suspect_read = stream_read(results, device, usable);
 
     if (!reported_total.result && !total.result)
         throw UsageError(fmt::format("{}: {} has no capacity figures (capacity.report, capacity.total): run `{}`",
                                      set_name, device, fit_probes_command(device)));
-    if (!read.result)
+    if (!read.result && !suspect_read.result)
         throw UsageError(fmt::format("{}: {} has no bandwidth.stream read figure, which the decode ceiling needs: "
                                      "run `{}`",
                                      set_name, device, fit_probes_command(device)));
@@ -247,17 +318,38 @@ Card card_from_result_set(const json &set, const std::string &set_name, const st
         c.fragmentation_lost_share = std::clamp(1 - share, 0.0, 1.0);
     } else
         c.notes.push_back("no capacity.fragmentation in the set: no fragmentation margin counted");
-    c.read_gb_per_s = figure(read, "bandwidth.stream read", "GB/s");
-    if (device != "host:0")
-        if (const Found host = stream_read(results, "host:0"); host.result) {
-            c.host_device = "host:0";
-            c.host_read_gb_per_s = (*host.result)["value"].get<double>();
-            c.figures.push_back({"bandwidth.stream read (host RAM)", *c.host_read_gb_per_s, "GB/s", "host:0",
-                                 fmt::format("{}#{}", run_id, host.index)});
-        }
-    if (device == "host:0") {
+    if (read.result)
+        c.read_gb_per_s = figure(read, "bandwidth.stream read", "GB/s");
+    else
+        c.notes.push_back(fmt::format("{}'s bandwidth.stream read ({:.1f} GB/s, {}#{}) is marked suspect: no decode "
+                                      "ceiling is drawn from it; measure it again with `{}`",
+                                      device, (*suspect_read.result)["value"].get<double>(), run_id, suspect_read.index,
+                                      fit_probes_command(device)));
+    if (device != "host:0") {
+        if (const auto host = host_read_in_set(set)) set_host_read(c, *host, c.measured);
+    } else if (read.result) {
         c.host_device = "host:0";
         c.host_read_gb_per_s = c.read_gb_per_s;
+        c.host_measured = c.measured;
+    }
+    // The card reading pinned host memory in place is the route of offloaded weights;
+    // a pinned host-to-device copy is the same link's figure when no kind was measured.
+    const Found pinned_read = find(results, device, "memory.kinds", [](const json &r) {
+        return trusted(r) && parameter(r, "memory_kind") == "pinned" && parameter(r, "operation") == "read";
+    });
+    const Found pinned_copy = find(results, device, "bandwidth.transfer", [](const json &r) {
+        return trusted(r) && parameter(r, "direction") == "host-to-device pinned";
+    });
+    if (device != "host:0") {
+        if (pinned_read.result)
+            c.link_read = Figure{"memory.kinds pinned read (the card reading pinned host memory)",
+                                 (*pinned_read.result)["value"].get<double>(), "GB/s", device,
+                                 fmt::format("{}#{}", run_id, pinned_read.index)};
+        else if (pinned_copy.result)
+            c.link_read =
+                Figure{"bandwidth.transfer host-to-device pinned", (*pinned_copy.result)["value"].get<double>(), "GB/s",
+                       device, fmt::format("{}#{}", run_id, pinned_copy.index)};
+        if (c.link_read) c.figures.push_back(*c.link_read);
     }
     return c;
 }

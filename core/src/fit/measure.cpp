@@ -92,12 +92,14 @@ const std::vector<std::string> &fit_probes()
     return probes;
 }
 
-json measure_for_fit(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds)
+json measure_for_fit(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds, bool link)
 {
+    std::vector<std::string> probes = fit_probes();
+    if (link && device != "host:0") probes.push_back("memory.kinds");
     const json described = described_device(device, discovery, timeout_seconds);
     json set;
     try {
-        set = run_probes({device}, fit_probes(), !memory_is_system_ram(described), discovery, timeout_seconds);
+        set = run_probes({device}, probes, !memory_is_system_ram(described), discovery, timeout_seconds);
     } catch (const Error &e) {
         throw UsageError(fmt::format("--device {} failed: {}", device, e.what()));
     }
@@ -115,12 +117,22 @@ json measure_for_fit(const std::string &device, const DiscoveryOptions &discover
     return set;
 }
 
-Card measure_card(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds)
+std::optional<Figure> measure_host_read(const DiscoveryOptions &discovery, double timeout_seconds)
 {
-    const json set = measure_for_fit(device, discovery, timeout_seconds);
+    try {
+        return host_read_in_set(run_probes({"host:0"}, {"bandwidth.stream"}, false, discovery, timeout_seconds));
+    } catch (const Error &) {
+        return std::nullopt;
+    }
+}
+
+Card measure_card(const std::string &device, const DiscoveryOptions &discovery, double timeout_seconds, bool link)
+{
+    const json set = measure_for_fit(device, discovery, timeout_seconds, link);
     try {
         Card card = card_from_result_set(set, "the run just made", device);
         card.measured = "measured now";
+        if (card.host_read_gb_per_s) card.host_measured = "measured now on this machine";
         return card;
     } catch (const UsageError &) {
         throw UsageError(fmt::format("--device {} failed: {}", device, failure_of(set, device)));

@@ -40,6 +40,30 @@ const char *const zero_source = "Rajbhandari et al. 2020, ZeRO: Memory Optimizat
                                 "Parameter Models (arXiv:1910.02054), section 3.1";
 const char *const korthikanti_source = "Korthikanti et al. 2022, Reducing Activation Recomputation in Large "
                                        "Transformer Models (arXiv:2205.05198), section 4";
+const char *const korthikanti_flash_source =
+    "Korthikanti et al. 2022 (arXiv:2205.05198), section 4, with FlashAttention (Dao et al. 2022, "
+    "arXiv:2205.14135), which keeps no a s^2 scores";
+
+// One layer's attention scores, softmax and dropout mask (Korthikanti et al.), held only
+// when attention is eager: 5 a s^2 b.
+double attention_scores(const Model &m, const Workload &w)
+{
+    return w.attention == Attention::eager ? 5 * m.heads * w.context * w.context * w.batch : 0;
+}
+
+std::string activation_formula(const Model &m, const Workload &w, const std::string &per)
+{
+    const bool eager = w.attention == Attention::eager;
+    const std::string layer = eager ? "34 sbh + 5 a s^2 b" : "34 sbh";
+    const std::string attention = eager ? "eager attention (--attention eager): the a s^2 scores kept"
+                                        : "Korthikanti et al. with FlashAttention: no a s^2 scores kept";
+    const std::string shape = fmt::format("s {:g}, b {:g}, h {:g}{}, at {}; {}", w.context, w.batch, m.hidden,
+                                          eager ? fmt::format(", a {:g}", m.heads) : "", per, attention);
+    if (w.mode == Mode::inference) return fmt::format("one layer at a time for the prompt: {}; {}", layer, shape);
+    if (w.checkpointing)
+        return fmt::format("recomputed: layers {:g} x 2 sbh + one layer's {}; {}", m.layers, layer, shape);
+    return fmt::format("layers {:g} x {}; {}", m.layers, layer, shape);
+}
 
 } // namespace
 
@@ -53,6 +77,20 @@ std::string_view to_string(DType dtype)
 std::string_view to_string(Mode mode)
 {
     return mode == Mode::training ? "training" : "inference";
+}
+
+std::string_view to_string(Attention attention)
+{
+    return attention == Attention::eager ? "eager" : "memory-efficient";
+}
+
+Attention parse_attention(std::string_view text)
+{
+    if (text == "memory-efficient" || text == "flash") return Attention::memory_efficient;
+    if (text == "eager") return Attention::eager;
+    throw UsageError(fmt::format("--attention '{}': expected memory-efficient (FlashAttention and its kin, the "
+                                 "default) or eager (the a x s^2 scores kept)",
+                                 text));
 }
 
 std::string_view to_string(Optimizer optimizer)
@@ -112,17 +150,25 @@ double activation_bytes(const Model &m, const Workload &w)
     if (!m.has_activation_shape()) return 0;
     const double sbh = w.context * w.batch * m.hidden;
     // One layer's, as Korthikanti et al. count it (16-bit, no parallelism): 34 sbh for the
-    // layer's tensors and 5 a s^2 b for the attention scores, softmax and its dropout.
-    const double one_layer_kept = sbh * 34 + 5 * m.heads * w.context * w.context * w.batch;
+    // layer's tensors, and 5 a s^2 b for the attention scores, softmax and its dropout
+    // when attention is eager (memory-efficient attention recomputes them in tiles).
+    const double one_layer_kept = sbh * 34 + attention_scores(m, w);
     const double scale = activation_scale(w);
     if (w.mode == Mode::inference)
-        // Nothing is kept for a backward pass: one layer's tensors at a time, the attention
-        // fused (no a s^2 scores held), the whole context at once (a prompt's prefill).
-        return scale * sbh * 34;
+        // Nothing is kept for a backward pass: one layer's at a time, for the whole
+        // context at once (a prompt's prefill).
+        return scale * one_layer_kept;
     if (w.checkpointing)
         // Full recomputation: each layer's input (2 sbh) kept, one layer rebuilt at a time.
         return scale * (m.layers * 2 * sbh + one_layer_kept);
     return scale * m.layers * one_layer_kept;
+}
+
+double logit_bytes(const Model &m, const Workload &w)
+{
+    if (!(m.vocab > 0)) return 0;
+    const double positions = w.mode == Mode::training ? w.context * w.batch : w.batch;
+    return 4 * positions * m.vocab;
 }
 
 double gradient_bytes_per_parameter(DType dtype)
@@ -225,20 +271,25 @@ Parts memory_parts(const Model &m, const Workload &w)
     }
     if (m.has_activation_shape()) {
         const std::string per = activation_scale(w) > 1 ? "4 B (fp32)" : "2 B";
-        std::string formula;
-        if (w.mode == Mode::inference)
-            formula = fmt::format("one layer at a time: 34 x context {:g} x batch {:g} x hidden {:g}, at {}", w.context,
-                                  w.batch, m.hidden, per);
-        else if (w.checkpointing)
-            formula = fmt::format("recomputed: layers {:g} x 2 sbh + one layer's (34 sbh + 5 a s^2 b); s {:g}, b {:g}, "
-                                  "h {:g}, a {:g}, at {}",
-                                  m.layers, w.context, w.batch, m.hidden, m.heads, per);
-        else
-            formula = fmt::format("layers {:g} x (34 sbh + 5 a s^2 b); s {:g}, b {:g}, h {:g}, a {:g}, at {}", m.layers,
-                                  w.context, w.batch, m.hidden, m.heads, per);
-        out.parts.push_back({"activations", activation_bytes(m, w), formula, korthikanti_source, true});
+        out.parts.push_back({"activations", activation_bytes(m, w), activation_formula(m, w, per),
+                             w.attention == Attention::eager ? korthikanti_source : korthikanti_flash_source, true});
     } else
         out.unknown.push_back("activations: a bare count needs --layers and --hidden");
+    if (m.vocab > 0)
+        out.parts.push_back(
+            {"logits", logit_bytes(m, w),
+             w.mode == Mode::training
+                 ? fmt::format("4 B (fp32) x context {:g} x batch {:g} x vocabulary {:g}: every position's, for the "
+                               "loss",
+                               w.context, w.batch, m.vocab)
+                 : fmt::format("4 B (fp32) x batch {:g} x vocabulary {:g}: the prompt's last position a sequence, "
+                               "the one a runtime samples from",
+                               w.batch, m.vocab),
+             w.mode == Mode::training ? "Korthikanti et al. 2022 (arXiv:2205.05198), section 4.1: the loss keeps fp32 "
+                                        "logits, 4 s b V"
+                                      : "vLLM, llama.cpp and transformers' generate compute the prefill's logits at "
+                                        "its last position only, in fp32",
+             true});
     if (w.mode == Mode::inference) {
         if (m.has_kv_shape()) {
             const double per_token = kv_cache_bytes_per_token(m, w.kv_dtype);
@@ -266,10 +317,14 @@ double largest_allocation_bytes(const Model &m, const Workload &w)
     return largest / w.cards;
 }
 
+double weight_bytes_read_per_decode_step(const Model &m, const Workload &w)
+{
+    return parameters_read_per_step(m, w.batch) * bytes_per_weight(w.dtype);
+}
+
 double bytes_read_per_decode_step(const Model &m, const Workload &w)
 {
-    return active_parameter_count(m) * bytes_per_weight(w.dtype) +
-           w.batch * kv_cache_bytes_per_token(m, w.kv_dtype) * w.context;
+    return weight_bytes_read_per_decode_step(m, w) + w.batch * kv_cache_bytes_per_token(m, w.kv_dtype) * w.context;
 }
 
 } // namespace vrb::fit

@@ -30,6 +30,31 @@ double active_parameter_count(const Model &model)
     return sum;
 }
 
+double experts_read_per_layer(const Model &model, double batch)
+{
+    const double e = model.experts, k = model.experts_per_token;
+    if (!(e > 1)) return 1;
+    // Each sequence misses a given expert with chance 1 - k/E; the batch misses it only
+    // when every sequence does. pow keeps a batch of 2^24 finite (it tends to E).
+    return e * (1 - std::pow(1 - k / e, batch));
+}
+
+double parameters_read_per_step(const Model &model, double batch)
+{
+    if (model.tensors.empty()) return model.stated_parameters;
+    const double experts = experts_read_per_layer(model, batch);
+    double sum = 0;
+    for (const Tensor &t : model.tensors) {
+        if (t.expert)
+            sum += t.parameters() * experts / model.experts;
+        else if (t.input_embedding)
+            sum += std::min(batch, t.rows) * t.cols * t.count;
+        else
+            sum += t.parameters();
+    }
+    return sum;
+}
+
 double largest_tensor_parameters(const Model &model)
 {
     double largest = 0;
@@ -96,6 +121,9 @@ Model model_from_count(std::string_view text, const ShapeOptions &shape)
         m.kv_heads = 1;
         m.head_dim = shape.hidden;
     }
+    if (shape.head_dim > 0 && shape.heads == 0 && shape.kv_heads == 0)
+        throw UsageError("--head-dim needs --heads or --kv-heads: the KV cache is key-value heads x head dim wide, "
+                         "and a head dim alone does not say how many heads there are");
     if (shape.kv_heads > 0 && shape.heads == 0 && shape.head_dim == 0)
         throw UsageError("--kv-heads needs --heads (or --head-dim): a key-value head is hidden / heads wide");
     if (m.heads > 0 && m.kv_heads > m.heads)

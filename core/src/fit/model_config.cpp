@@ -75,6 +75,7 @@ class Fields {
         if (name == "vocab_size") return "the number of tokens in the vocabulary";
         if (name == "num_local_experts") return "the experts of each layer";
         if (name == "num_experts_per_tok") return "how many experts each token goes through";
+        if (name == "max_position_embeddings") return "the context the model was trained for";
         return "a size";
     }
 
@@ -85,6 +86,13 @@ class Fields {
 void add(Model &m, std::string name, double rows, double cols, double count, bool expert = false)
 {
     m.tensors.push_back({std::move(name), rows, cols, count, expert});
+}
+
+// The input embedding table: read a row a sequence, unless it is the head as well. Set
+// tied_embeddings before adding it.
+void add_input_embedding(Model &m, std::string name)
+{
+    m.tensors.push_back({std::move(name), m.vocab, m.hidden, 1, false, !m.tied_embeddings});
 }
 
 // Llama and the models built like it: Mistral, Mixtral (experts), Qwen2 (q, k, v biases),
@@ -114,7 +122,7 @@ void decoder_with_gated_mlp(Model &m, const Fields &f, const json &config)
     const bool mlp_bias = f.flag("mlp_bias", false);
     const double q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim, L = m.layers;
 
-    add(m, "embed_tokens", m.vocab, m.hidden, 1);
+    add_input_embedding(m, "embed_tokens");
     add(m, "q_proj", m.hidden, q, L);
     add(m, "k_proj, v_proj", m.hidden, kv, 2 * L);
     add(m, "o_proj", q, m.hidden, L);
@@ -148,7 +156,7 @@ void gpt_neox(Model &m, const Fields &f)
     m.tied_embeddings = f.flag("tie_word_embeddings", false);
     if (std::fmod(m.hidden, m.heads) == 0) m.head_dim = m.hidden / m.heads;
     const double h = m.hidden, L = m.layers;
-    add(m, "embed_in", m.vocab, h, 1);
+    add_input_embedding(m, "embed_in");
     add(m, "query_key_value", h, 3 * h, L);
     add(m, "query_key_value.bias", 1, 3 * h, L);
     add(m, "dense", h, h, L);
@@ -179,7 +187,7 @@ void falcon(Model &m, const Fields &f)
     if (std::fmod(m.hidden, m.heads) == 0) m.head_dim = m.hidden / m.heads;
     const bool bias = f.flag("bias", false);
     const double h = m.hidden, L = m.layers, qkv = (m.heads + 2 * m.kv_heads) * m.head_dim;
-    add(m, "word_embeddings", m.vocab, h, 1);
+    add_input_embedding(m, "word_embeddings");
     add(m, "query_key_value", h, qkv, L);
     add(m, "dense", h, h, L);
     add(m, "dense_h_to_4h", h, m.intermediate, L);
@@ -233,9 +241,10 @@ Model model_from_config(const json &config, const std::string &where)
     if (m.experts_per_token > m.experts)
         throw UsageError(fmt::format("{}: num_experts_per_tok {:g} is more than the {:g} experts", where,
                                      m.experts_per_token, m.experts));
-    if (config.contains("max_position_embeddings") && config["max_position_embeddings"].is_number() &&
-        config["max_position_embeddings"].get<double>() >= 1)
-        m.context_tokens = config["max_position_embeddings"].get<double>();
+    // The context it was trained for, which fit takes when --context is not given: past
+    // most_context it is refused here, by its own name.
+    if (const double context = f.optional({"max_position_embeddings"}, most_context, 0); context > 0)
+        m.context_tokens = context;
     const double parameters = parameter_count(m);
     if (parameters > most_parameters)
         throw UsageError(fmt::format("{}: the shape makes {:.3g} parameters, past the {:g} any model has: not taken "

@@ -14,14 +14,20 @@ namespace vrb::fit {
 enum class DType { fp32, bf16, fp16, fp8, int8, int4 };
 enum class Mode { inference, training };
 enum class Optimizer { adam, adamw, sgd, adafactor, adam_8bit };
+// How attention is computed: memory-efficient (FlashAttention and its kin keep no
+// heads x context^2 scores, what every current trainer and server runs) or eager (the
+// scores, their softmax and its dropout mask kept, as Korthikanti et al. count them).
+enum class Attention { memory_efficient, eager };
 
 std::string_view to_string(DType dtype);
 std::string_view to_string(Mode mode);
 std::string_view to_string(Optimizer optimizer);
+std::string_view to_string(Attention attention);
 // UsageError naming `flag` and the accepted names for anything else.
 DType parse_dtype(std::string_view text, std::string_view flag);
 Mode parse_mode(std::string_view text);
 Optimizer parse_optimizer(std::string_view text);
+Attention parse_attention(std::string_view text);
 
 // int4 weights carry one fp16 scale per group of this many (GPTQ's and AWQ's default).
 inline constexpr double int4_group_size = 128;
@@ -38,10 +44,15 @@ struct Workload {
     double batch = 1;
     double context = 4096; // tokens a sequence holds
     bool checkpointing = false;
+    Attention attention = Attention::memory_efficient;
     double cards = 1; // the model split evenly over this many cards
+    // How the context was chosen when --context was not given, in words; empty when given.
+    std::string context_rule;
 };
 
-// The context a workload gets when --context is not given: the model's own, else this.
+// The context a workload gets when --context is not given: for inference the model's
+// own, else this; for training the smaller of the model's and this (a trainer's usual
+// sequence length, not the longest the model was extended to).
 inline constexpr double default_context_tokens = 4096;
 
 struct Part {
@@ -55,8 +66,13 @@ struct Part {
 // The KV cache a token adds: 2 (K and V) x layers x KV heads x head dim x bytes.
 double kv_cache_bytes_per_token(const Model &model, DType kv_dtype);
 // The activations the workload holds at its peak (Korthikanti et al. 2022): training
-// keeps every layer's unless recomputed; inference holds one layer's at a time.
+// keeps every layer's unless recomputed; inference holds one layer's at a time. The
+// attention scores (5 a s^2 b a layer) only with Attention::eager.
 double activation_bytes(const Model &model, const Workload &workload);
+// The logits held in fp32: training keeps every position's for the loss (4 s b V);
+// inference computes the prompt's last position a sequence (4 b V), as vLLM, llama.cpp
+// and transformers' generate do. 0 without a vocabulary (a bare count).
+double logit_bytes(const Model &model, const Workload &workload);
 // Bytes per parameter the training states take besides the weights: gradients, master
 // weights, optimizer states.
 double gradient_bytes_per_parameter(DType dtype);
@@ -78,8 +94,10 @@ Parts memory_parts(const Model &model, const Workload &workload);
 // K (or V) cache when a server keeps it as one pool.
 double largest_allocation_bytes(const Model &model, const Workload &workload);
 
-// What one decode step reads: the weights a token goes through (a mixture of experts:
-// experts_per_token of each layer's) once, and every sequence's KV cache at the context.
+// What one decode step reads: the weights the batch goes through once
+// (parameters_read_per_step: the experts the batch routes to, a row of the input
+// embedding a sequence) and every sequence's KV cache at the context.
+double weight_bytes_read_per_decode_step(const Model &model, const Workload &workload);
 double bytes_read_per_decode_step(const Model &model, const Workload &workload);
 
 } // namespace vrb::fit

@@ -19,6 +19,9 @@ struct Tensor {
     std::string name;
     double rows = 0, cols = 0, count = 0;
     bool expert = false; // one expert's: a token reads experts_per_token of the experts' copies
+    // The input embedding table when it is not also the output head: a decode step reads
+    // one row of it a sequence, not the whole table.
+    bool input_embedding = false;
     double parameters() const { return rows * cols * count; }
     double each() const { return rows * cols; }
 };
@@ -43,6 +46,13 @@ struct Model {
 double parameter_count(const Model &model);
 // What one token reads: all but the experts, and experts_per_token of each layer's experts.
 double active_parameter_count(const Model &model);
+// The experts of a layer a decode step of `batch` sequences reads, each routed to its own
+// top k of E: the expected union, E (1 - (1 - k/E)^batch); 1 for a dense model.
+double experts_read_per_layer(const Model &model, double batch);
+// The parameters one decode step of `batch` sequences reads: every tensor but the experts
+// and the input embedding whole; the experts the batch routes to (experts_read_per_layer
+// of E); one input embedding row a sequence (the whole table when it is also the head).
+double parameters_read_per_step(const Model &model, double batch);
 // The largest single tensor, in parameters (0 for a bare count).
 double largest_tensor_parameters(const Model &model);
 
@@ -50,6 +60,8 @@ double largest_tensor_parameters(const Model &model);
 inline constexpr double most_parameters = 1e14; // 100 T: ten times past the largest model trained
 inline constexpr double most_hidden = 1 << 20, most_layers = 10000, most_heads = 1 << 16, most_vocab = 1e8,
                         most_intermediate = 1 << 24, most_experts = 1 << 16;
+// Past this a context (--context, or a config's max_position_embeddings) is a mistake.
+inline constexpr double most_context = double(1ull << 31);
 
 // A config.json's fields, for the architectures docs/fit.md lists. Throws UsageError
 // naming `where` and the field for an unknown model_type, a missing, non-numeric, zero,
