@@ -89,9 +89,7 @@ class StreamProbe final : public Probe {
                     if (t.timing.output.page_bytes) r.parameters["page_bytes"] = t.timing.output.page_bytes;
                     verify(r, kind_op, t.timing.output, *a, lanes, read_sum, dot_sum, op.seed);
                 } catch (const Error &e) {
-                    r.status = ProbeResult::Status::failed;
-                    r.error = e.what();
-                    r.verification = {Verification::Status::unverified, "the operation did not complete"};
+                    mark_run_failed(r, e);
                 }
                 ctx.emit(std::move(r));
             }
