@@ -24,8 +24,9 @@ TEST(DeclinedRun, AMinimalModuleRunsTheStandardSuiteWithWhatItDeclinesWaivedAndE
 {
     const vrb::test::ScratchFolder scratch("declined-run");
     const auto acme = scratch.path() / "acme.json", host = scratch.path() / "host.json";
+    // The standard suite on a budget of seconds: its template kernels run one thread.
     const ProcessResult run = vrambench({"run", "--plugin", MOCK_MINIMAL_PATH, "--backend", "acme", "--suite",
-                                         "standard", "--format", "json", "-o", acme.string()});
+                                         "standard", "--budget", "4", "--format", "json", "-o", acme.string()});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_FALSE(contains(run.err, "some measurements failed")) << run.err;
     const nlohmann::json set = read_set(acme);
