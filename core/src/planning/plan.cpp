@@ -127,7 +127,9 @@ DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe 
     // Only the standard suite trades repetitions and points for time: the quick suite's
     // sizes are capped already, the full suite is asked for in full.
     const bool standard = budget > 0 && options.suite == Suite::standard;
-    while (standard && plan.seconds > budget && o.economy < most_economy) {
+    // --size names the sizes: the grids and chases it sets are the user's, not the budget's.
+    const uint32_t last = options.size ? 2 : most_economy;
+    while (standard && plan.seconds > budget && o.economy < last) {
         ++o.economy;
         plan = plan_device(device, probes, o);
     }
