@@ -11,6 +11,7 @@
 #include <vrambench/core/results/report.hpp>
 #include <vrambench/core/results/result_index.hpp>
 #include <vrambench/core/results/schema.hpp>
+#include <vrambench/core/run/estimate_check.hpp>
 #include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/run/worker.hpp>
 #include <vrambench/core/version.hpp>
@@ -347,6 +348,20 @@ int cmd_run(const Options &o, int argc, char **argv)
                                        outcome.document["results"].size(), request.journal.string()));
         }
         std::filesystem::remove(request.journal); // the result set now holds everything it held
+    }
+    for (const std::string &line : estimate_warnings(outcome.document))
+        std::fprintf(stderr, "vrambench: warning: %s\n", line.c_str());
+    // What each backend's worker took of the machine's memory at its peak, beside what
+    // its devices were allowed of it.
+    for (const auto &b : outcome.document["backends"]) {
+        if (!b.contains("peak_resident_bytes")) continue;
+        uint64_t allowed = 0;
+        for (const auto &d : outcome.document["devices"])
+            if (text_or(d, "backend", "") == text_or(b, "name", "") && d.contains("ram_budget"))
+                allowed = std::max(allowed, d["ram_budget"].value("bytes", uint64_t{0}));
+        std::fprintf(stderr, "vrambench: %s worker peak resident memory: %s%s\n", text_or(b, "name", "?").c_str(),
+                     format_size(b["peak_resident_bytes"].get<uint64_t>()).c_str(),
+                     allowed ? fmt::format(" (RAM budget {})", format_size(allowed)).c_str() : "");
     }
     if (outcome.exit == ExitCode::interrupted)
         std::fprintf(stderr, "vrambench: interrupted: the %zu results that finished are kept%s\n",

@@ -103,3 +103,15 @@ TEST_F(BufferPoolTest, FreesALeaseThatOutlivesItsDeviceRatherThanReturnItToAPool
     device_ = entry_.backend->open(0);
     EXPECT_NO_THROW(device_->allocate(0, 64 * MiB)) << "the 40 MiB were given back to the driver";
 }
+
+TEST_F(BufferPoolTest, FreesItsIdleBuffersBeforeANewOneWouldTakeItPastItsLimit)
+{
+    device_->pool().set_limit(32 * MiB);
+    device_->acquire(0, 32 * MiB).reset(); // idle, kept for a large request
+    auto small = device_->acquire(0, 4 * MiB);
+    EXPECT_EQ(device_->pool().idle_count(), 0u) << "32 MiB idle and 4 MiB leased would pass the 32 MiB limit";
+    EXPECT_EQ(device_->pool().leased_bytes(), 4 * MiB);
+    small.reset();
+    EXPECT_EQ(device_->pool().leased_bytes(), 0u);
+    EXPECT_EQ(device_->pool().idle_bytes(), 4 * MiB);
+}

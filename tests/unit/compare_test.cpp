@@ -307,3 +307,30 @@ TEST(Compare, ATransferWithoutAnEngineIsTheCopyEnginesAndPairsWithOneThatNamesIt
     const nlohmann::json stream = {{"probe", "bandwidth.stream"}, {"parameters", {{"operation", "copy"}}}};
     EXPECT_FALSE(vrb::identity_parameters(stream).contains("engine"));
 }
+
+TEST(Compare, AHandMadePairLinesUpEachDevicesFiguresOnItsOwnDefaultKindAndNamesBoth)
+{
+    // The host's stream and chase run on pageable RAM, a module's on what it names "device".
+    auto base = fixture("node-a.json");
+    for (auto &r : base["results"])
+        if (r["device"] == "cuda:0") {
+            r["parameters"]["memory_kind"] = "pageable";
+            if (r["parameters"].contains("array_bytes"))
+                r["parameters"]["array_bytes"] = 2ull << 30; // its own rule's size
+        }
+    const auto other = fixture("node-b.json");
+    const Comparison c = vrb::compare_chosen_devices(base, "host.json", other, "acme.json", {{"cuda:0", "cuda:0"}});
+    const ComparedFigure *read = find(c, "cuda:0", "bandwidth.stream", "read");
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->parameters.value("memory_kind", ""), "pageable / device");
+    EXPECT_NE(read->parameters_text.find("memory_kind=pageable / device"), std::string::npos) << read->parameters_text;
+    EXPECT_NE(read->parameters_text.find("array_bytes=2 GiB / 1 GiB"), std::string::npos) << read->parameters_text;
+    const bool chase = std::any_of(c.figures.begin(), c.figures.end(),
+                                   [](const ComparedFigure &f) { return f.probe == "latency.chase"; });
+    EXPECT_TRUE(chase);
+    // A capacity figure names the kind it was measured on: two kinds stay two things.
+    EXPECT_TRUE(listed(c.only_in_base, "capacity.max-alloc"));
+    // Matched by model, the kinds keep their figures apart as before.
+    const Comparison by_model = vrb::compare_result_sets(base, "host.json", other, "acme.json", DeviceMatch::model);
+    EXPECT_FALSE(find(by_model, "cuda:0", "bandwidth.stream", "read"));
+}

@@ -66,6 +66,7 @@ std::unique_ptr<Buffer> BufferPool::acquire(uint32_t kind, uint64_t bytes)
         const Idle found = *best;
         idle_.erase(best);
         ++reused_;
+        leased_ += found.bytes;
         auto buffer = std::make_unique<Buffer>(module_, found.handle, bytes, kind);
         buffer->return_to(weak_from_this(), found.bytes);
         return buffer;
@@ -76,7 +77,10 @@ std::unique_ptr<Buffer> BufferPool::acquire(uint32_t kind, uint64_t bytes)
         if (outgrown) free_handle(idle.handle);
         return outgrown;
     });
+    // Within the limit: what no one leases goes before the memory grows past it.
+    if (limit_ && leased_ + idle_bytes() + bytes > limit_) release_idle();
     vrb_buffer *handle = allocate(kind, bytes);
+    leased_ += bytes;
     auto buffer = std::make_unique<Buffer>(module_, handle, bytes, kind);
     buffer->return_to(weak_from_this(), bytes);
     return buffer;
@@ -84,6 +88,7 @@ std::unique_ptr<Buffer> BufferPool::acquire(uint32_t kind, uint64_t bytes)
 
 void BufferPool::give_back(vrb_buffer *handle, uint64_t bytes, uint32_t kind)
 {
+    leased_ -= std::min(leased_, bytes);
     idle_.push_back({handle, bytes, kind});
 }
 

@@ -1,3 +1,6 @@
+#include "../probes/capacity_budget.hpp"
+
+#include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
 #include <vrambench/core/planning/plan.hpp>
@@ -32,7 +35,7 @@ Throughput assumed_throughput(const DeviceRecord &device)
 
 double estimate_seconds(const Cost &cost, const Throughput &t)
 {
-    double seconds = cost.host_bytes / (t.host_gb_per_s * 1e9);
+    double seconds = cost.host_bytes / (t.host_gb_per_s * 1e9) + cost.fixed_seconds;
     if (t.first_touch_gb_per_s > 0) seconds += cost.first_touch_bytes / (t.first_touch_gb_per_s * 1e9);
     for (const PlannedRuns &r : cost.runs) {
         const double one = r.bytes / (t.device_gb_per_s * 1e9) + r.cache_loads * t.cache_load_ns * 1e-9 +
@@ -59,9 +62,20 @@ DevicePlan plan_device(const DeviceRecord &device, std::span<const Probe *const>
             p.seconds = estimate_seconds(p.cost, plan.throughput);
             plan.seconds += p.seconds;
         }
+        plan.planned_peak_bytes = std::max(plan.planned_peak_bytes, p.held_bytes);
         plan.probes.push_back(std::move(p));
     }
     return plan;
+}
+
+bool memory_is_system_ram(const DeviceRecord &device)
+{
+    if (device.info.type == VRB_DEVICE_CPU) return true;
+    try {
+        return device.kinds.at(capacity::capacity_memory_kind(device)).flags & VRB_MEMORY_HOST_MEMORY;
+    } catch (const std::exception &) {
+        return false; // no kind the device reaches: nothing of the RAM's to hold
+    }
 }
 
 double device_budget_seconds(const ProbeOptions &options)
@@ -75,7 +89,8 @@ std::string economy_text(uint32_t economy)
     switch (economy) {
     case 0: return "nothing";
     case 1: return "fewer repetitions";
-    default: return "fewer repetitions and points";
+    case 2: return "fewer repetitions and points";
+    default: return "fewer repetitions, points and sizes";
     }
 }
 
@@ -86,28 +101,113 @@ DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe 
     ProbeOptions o = options;
     o.economy = 0;
     DevicePlan plan = plan_device(device, probes, o);
+    // System RAM first: what the run may hold of it is a limit, not a wish. Arrays are
+    // capped (a quarter of the budget, then halves) until no probe holds more.
+    uint64_t ram_budget = 0, ram_cap = 0;
+    std::string ram_rule;
+    if (memory_is_system_ram(device) && !options.size) {
+        try {
+            // The quick suite's capacity probes keep to 32 MiB to stay quick; its arrays
+            // are held to the standard suite's share of the RAM, as the rest of a run.
+            ProbeOptions share = options;
+            if (share.suite == Suite::quick) share.suite = Suite::standard;
+            const capacity::CapacityBudget b = capacity::plan_capacity_budget(device, share);
+            ram_budget = b.bytes;
+            ram_rule = b.rule;
+        } catch (const Error &) {
+            // No memory figure and no --memory-limit: the capacity probes say so as they run.
+        }
+        for (uint64_t cap = ram_budget / 4 / (1u << 20) * (1u << 20);
+             ram_budget && plan.planned_peak_bytes > ram_budget && cap >= (1u << 20); cap /= 2) {
+            o.most_array_bytes = ram_cap = cap;
+            plan = plan_device(device, probes, o);
+        }
+    }
     const double unbudgeted = plan.seconds;
     // Only the standard suite trades repetitions and points for time: the quick suite's
     // sizes are capped already, the full suite is asked for in full.
-    while (budget > 0 && options.suite == Suite::standard && plan.seconds > budget && o.economy < most_economy) {
+    const bool standard = budget > 0 && options.suite == Suite::standard;
+    // --size names the sizes: the grids and chases it sets are the user's, not the budget's.
+    const uint32_t last = options.size ? 2 : most_economy;
+    while (standard && plan.seconds > budget && o.economy < last) {
         ++o.economy;
         plan = plan_device(device, probes, o);
+    }
+    // Sizes last: arrays capped by what one run may take, halved until the budget is kept.
+    uint64_t cap = 0;
+    double run_seconds = 0;
+    if (standard && plan.seconds > budget && !options.size) {
+        const double bytes_per_second = plan.throughput.device_gb_per_s * 1e9;
+        for (double s = first_run_seconds;; s /= 2) {
+            uint64_t x = std::max(least_capped_array_bytes,
+                                  static_cast<uint64_t>(s * bytes_per_second) / (1u << 20) * (1u << 20));
+            if (ram_cap) x = std::min(x, ram_cap);
+            if (cap && x >= cap) {
+                if (x <= least_capped_array_bytes) break; // the floor was reached: nothing smaller to try
+                continue;                                 // held at the RAM budget's cap for now
+            }
+            o.most_array_bytes = cap = x;
+            run_seconds = static_cast<double>(x) / bytes_per_second;
+            plan = plan_device(device, probes, o);
+            if (plan.seconds <= budget) break;
+        }
     }
     plan.budget_seconds = budget;
     plan.economy = o.economy;
     plan.unbudgeted_seconds = unbudgeted;
+    plan.most_array_bytes = cap ? cap : ram_cap;
+    plan.most_run_seconds = run_seconds;
+    plan.ram_budget_bytes = ram_budget;
+    plan.ram_budget_rule = ram_rule;
     return plan;
+}
+
+std::string sizes_given_up_text(const DevicePlan &plan)
+{
+    std::string text = fmt::format("sweep and chase double past the last cache they pass; the chase makes at most "
+                                   "{} dependent loads a run",
+                                   economy_chase_steps);
+    if (plan.most_array_bytes && plan.most_run_seconds > 0)
+        text += fmt::format("; arrays of at most {}, one run of {:.0f} ms at {:.1f} GB/s, whatever the size rules ask",
+                            format_size(plan.most_array_bytes), plan.most_run_seconds * 1e3,
+                            plan.throughput.device_gb_per_s);
+    return text;
 }
 
 std::optional<nlohmann::json> budget_json(const DevicePlan &plan)
 {
     if (plan.budget_seconds <= 0) return std::nullopt;
-    return nlohmann::json{{"budget_seconds", plan.budget_seconds},
-                          {"estimate_seconds", plan.seconds},
-                          {"unbudgeted_estimate_seconds", plan.unbudgeted_seconds},
-                          {"economy", plan.economy},
-                          {"given_up", economy_text(plan.economy)},
-                          {"kept", plan.seconds <= plan.budget_seconds}};
+    nlohmann::json j{{"budget_seconds", plan.budget_seconds},
+                     {"estimate_seconds", plan.seconds},
+                     {"unbudgeted_estimate_seconds", plan.unbudgeted_seconds},
+                     {"economy", plan.economy},
+                     {"given_up", economy_text(plan.economy)},
+                     {"kept", plan.seconds <= plan.budget_seconds}};
+    if (plan.economy >= 3) j["sizes_given_up"] = sizes_given_up_text(plan);
+    if (plan.most_array_bytes) {
+        j["most_array_bytes"] = plan.most_array_bytes;
+        j["most_run_seconds"] = plan.most_run_seconds;
+    }
+    return j;
+}
+
+std::optional<nlohmann::json> ram_budget_json(const DevicePlan &plan)
+{
+    if (!plan.ram_budget_bytes) return std::nullopt;
+    nlohmann::json j{{"bytes", plan.ram_budget_bytes},
+                     {"rule", plan.ram_budget_rule},
+                     {"planned_peak_bytes", plan.planned_peak_bytes}};
+    if (plan.most_array_bytes) j["most_array_bytes"] = plan.most_array_bytes;
+    return j;
+}
+
+std::string ram_budget_text(const DevicePlan &plan)
+{
+    if (!plan.ram_budget_bytes) return "no RAM budget: the device's memory is its own";
+    return fmt::format("RAM budget {} ({}): planned peak {}{}", format_size(plan.ram_budget_bytes),
+                       plan.ram_budget_rule, format_size(plan.planned_peak_bytes),
+                       plan.planned_peak_bytes > plan.ram_budget_bytes ? ", over it even with the smallest arrays"
+                                                                       : "");
 }
 
 std::string budget_text(const DevicePlan &plan)
@@ -116,8 +216,9 @@ std::string budget_text(const DevicePlan &plan)
     std::string text = fmt::format("time budget {:.0f} s: estimated {:.1f} s", plan.budget_seconds, plan.seconds);
     if (plan.economy > 0)
         text += fmt::format(" with {} (all of them: {:.1f} s)", economy_text(plan.economy), plan.unbudgeted_seconds);
+    if (plan.economy >= 3) text += fmt::format("\n    sizes given up: {}", sizes_given_up_text(plan));
     if (plan.seconds > plan.budget_seconds)
-        text += "; over the budget even so: sizes keep their rules, so the run takes longer";
+        text += "; over the budget even so: the smallest sizes it may give up to still take longer";
     return text;
 }
 
@@ -129,6 +230,7 @@ nlohmann::json to_json(const DevicePlan &plan)
                           {"reason", p.reason},
                           {"size_rule", p.size_rule},
                           {"sizes", p.sizes},
+                          {"held_bytes", p.held_bytes},
                           {"estimate_seconds", p.estimated ? nlohmann::json(p.seconds) : nlohmann::json()}});
     return {{"device", plan.device},
             {"name", plan.name},
@@ -141,7 +243,8 @@ nlohmann::json to_json(const DevicePlan &plan)
               {"source", plan.throughput.source}}},
             {"probes", probes},
             {"estimate_seconds", plan.seconds},
-            {"time_budget", budget_json(plan).value_or(nullptr)}};
+            {"time_budget", budget_json(plan).value_or(nullptr)},
+            {"ram_budget", ram_budget_json(plan).value_or(nullptr)}};
 }
 
 namespace {
@@ -183,6 +286,7 @@ std::string plan_text(const DevicePlan &plan)
         if (!p.estimated) left_out.push_back(p.probe);
     }
     out += fmt::format("  {}\n", budget_text(plan));
+    out += fmt::format("  {}\n", ram_budget_text(plan));
     out += fmt::format("  estimated duration: {:.1f} s{}\n", plan.seconds,
                        left_out.empty()
                            ? std::string()

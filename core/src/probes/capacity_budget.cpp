@@ -140,6 +140,7 @@ ProbePlan plan_capacity(const DeviceRecord &device, const ProbeOptions &options,
         const double bytes = static_cast<double>(budget.bytes);
         p.size_rule = fmt::format("{}; {}", budget.rule, what);
         p.sizes = {{"budget_bytes", budget.bytes}, {"memory_kind", budget.kind_name}};
+        p.held_bytes = budget.bytes;
         if (touches > 0) p.cost.runs.push_back({touches, bytes, 0, 0, 0});
         if (device.info.type == VRB_DEVICE_CPU) p.cost.host_bytes += allocations * bytes;
     } catch (const Error &e) {

@@ -154,8 +154,13 @@ void mark_verification_failed(ProbeResult &r, std::string detail)
 
 void mark_run_failed(ProbeResult &r, const Error &e)
 {
-    r.status = ProbeResult::Status::failed;
     r.error = e.what();
+    if (declined(e)) {
+        r.status = ProbeResult::Status::waived;
+        r.verification = {Verification::Status::unverified, "not run: the backend declined it"};
+        return;
+    }
+    r.status = ProbeResult::Status::failed;
     r.verification = {Verification::Status::unverified, "the operation did not complete"};
 }
 
@@ -213,7 +218,8 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
     nlohmann::json points = nlohmann::json::array();
     std::vector<CurvePoint> curve;
     const ProbeResult *last = nullptr;
-    std::size_t passed = 0;
+    std::size_t passed = 0, waived = 0;
+    std::string first_waived;
     for (std::size_t i = 0; i < points_.size(); ++i) {
         const auto &[x, p] = points_[i];
         nlohmann::json j = details_[i];
@@ -232,6 +238,8 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
             last = &p;
         }
         if (p.verification.status == Verification::Status::passed) ++passed;
+        if (p.status == ProbeResult::Status::waived && waived++ == 0 && p.error)
+            first_waived = fmt::format("at {} {}: {}", x_name_, x, *p.error);
         if (p.status == ProbeResult::Status::verification_failed && r.status != ProbeResult::Status::failed) {
             r.status = p.status;
             if (r.verification.status != Verification::Status::failed)
@@ -249,6 +257,12 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
         else
             r.verification = {Verification::Status::unverified,
                               fmt::format("{} of {} points verified", passed, points_.size())};
+    }
+    // A curve the backend declined at every point is waived with its words, not failed.
+    if (r.status == ProbeResult::Status::ok && !points_.empty() && waived == points_.size()) {
+        r.status = ProbeResult::Status::waived;
+        r.error = first_waived;
+        r.verification = {Verification::Status::unverified, "not run: the backend declined it"};
     }
     if (r.status == ProbeResult::Status::ok && !points_.empty() && !last) r.status = ProbeResult::Status::failed;
 

@@ -60,6 +60,27 @@ void cap_quick(const DeviceRecord &device, Suite suite, uint64_t &bytes, std::st
     reason = "cap";
 }
 
+void cap_to_budget(const ProbeOptions &options, uint64_t &bytes, std::string &rule, std::string &reason)
+{
+    if (!options.most_array_bytes || bytes <= *options.most_array_bytes) return;
+    bytes = *options.most_array_bytes;
+    rule += fmt::format("; capped to {} by the run's budgets", format_size(bytes));
+    reason = "budget";
+}
+
+uint64_t last_cache_passed(const DeviceRecord &device, uint64_t to)
+{
+    const uint64_t llc = device.last_level_cache_bytes();
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < std::min<uint32_t>(device.info.cache_count, VRB_MAX_CACHES); ++i) {
+        const vrb_cache_info &c = device.info.caches[i];
+        if (std::string_view(c.kind) == "instruction") continue;
+        if (c.bytes <= to / 2 && (!llc || c.bytes <= llc)) last = std::max<uint64_t>(last, c.bytes);
+    }
+    if (llc && llc <= to / 2) last = std::max(last, llc);
+    return last;
+}
+
 CurvePlan curve_pace(const ProbeOptions &options)
 {
     CurvePlan plan;
@@ -275,6 +296,11 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options)
         plan.size_rule += fmt::format("; capped to a quarter of the {} free", format_size(memory));
         plan.reason = "limit";
     }
+    cap_to_budget(options, plan.to, plan.size_rule, plan.reason);
+    if (options.economy >= 3) {
+        if ((plan.coarse_from = last_cache_passed(device, plan.to)))
+            plan.size_rule += fmt::format("; doubling past {}", format_size(plan.coarse_from));
+    }
     return plan;
 }
 
@@ -342,8 +368,18 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
         limits += fmt::format("; capped to a quarter of the {} free", format_size(memory));
         plan.reason = "limit";
     }
+    std::string reason = plan.reason;
+    cap_to_budget(options, plan.to, limits, reason);
+    plan.reason = reason;
+    if (options.economy >= 3)
+        plan.most_steps = std::max(plan.least_steps, std::min(plan.most_steps, economy_chase_steps));
     plan.size_rule += fmt::format("; at most {} dependent loads a run", plan.most_steps);
-    if (standard && llc && !options.repetitions) {
+    if (standard && options.economy >= 3 && !options.repetitions) {
+        if ((plan.coarse_from = last_cache_passed(device, plan.to))) {
+            plan.memory_reps = 2;
+            plan.size_rule += fmt::format("; doubling past {}, two runs each", format_size(plan.coarse_from));
+        }
+    } else if (standard && llc && !options.repetitions) {
         plan.coarse_from = llc;
         plan.memory_reps = 2;
         plan.size_rule += "; past the cache at 2 x and 4 x it, two runs each";
@@ -352,9 +388,11 @@ CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options)
     return plan;
 }
 
-std::vector<uint64_t> chase_sizes(const CurvePlan &plan)
+namespace {
+
+// The grid of `ratio` to coarse_from, doubling past it to `to`.
+std::vector<uint64_t> coarse_sizes(const CurvePlan &plan, uint64_t granule)
 {
-    constexpr uint64_t granule = 64; // one node a line
     if (!plan.coarse_from || plan.coarse_from >= plan.to)
         return geometric_sizes(plan.from, plan.to, plan.ratio, granule);
     std::vector<uint64_t> sizes = geometric_sizes(plan.from, plan.coarse_from, plan.ratio, granule);
@@ -362,6 +400,18 @@ std::vector<uint64_t> chase_sizes(const CurvePlan &plan)
         sizes.push_back(x / granule * granule);
     if (plan.to / granule * granule > sizes.back()) sizes.push_back(plan.to / granule * granule);
     return sizes;
+}
+
+} // namespace
+
+std::vector<uint64_t> chase_sizes(const CurvePlan &plan)
+{
+    return coarse_sizes(plan, 64); // one node a line
+}
+
+std::vector<uint64_t> sweep_sizes(const CurvePlan &plan)
+{
+    return coarse_sizes(plan, 4096);
 }
 
 FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &options)
@@ -387,6 +437,8 @@ FootprintPlan plan_footprint(const DeviceRecord &device, const ProbeOptions &opt
     plan.size_rule = reach.rule;
     plan.reason = reach.reason;
     cap_quick(device, options.suite, plan.bytes, plan.size_rule, plan.reason);
+    cap_to_budget(options, plan.bytes, plan.size_rule, plan.reason);
+    if (options.most_array_bytes) plan.most_span = std::min(plan.most_span, *options.most_array_bytes);
     if (plan.bytes > plan.most_span) {
         plan.bytes = plan.most_span;
         plan.size_rule += fmt::format("; capped to {}", format_size(plan.most_span));
@@ -533,6 +585,7 @@ CurvePlan plan_transfer(const DeviceRecord &device, const ProbeOptions &options)
         plan.to = memory / 8;
         plan.size_rule += fmt::format("; capped to an eighth of the {} free", format_size(memory));
     }
+    cap_to_budget(options, plan.to, plan.size_rule, plan.reason);
     return plan;
 }
 

@@ -27,6 +27,15 @@ inline constexpr uint64_t quick_most_bytes = 64ull << 20;
 // `rule`, with the reason "cap"; other suites and devices are left as they are.
 void cap_quick(const DeviceRecord &device, Suite suite, uint64_t &bytes, std::string &rule, std::string &reason);
 
+// Cuts `bytes` to the run's cap on arrays (ProbeOptions::most_array_bytes: the RAM
+// budget's, or the time budget's at economy 3), saying so in `rule`, with the reason
+// "budget"; nothing without a cap.
+void cap_to_budget(const ProbeOptions &options, uint64_t &bytes, std::string &rule, std::string &reason);
+
+// Economy 3's grids: the largest data cache the device reports that a curve to `to`
+// passes (below to / 2, at most the last level), past which its sizes double; 0 for none.
+uint64_t last_cache_passed(const DeviceRecord &device, uint64_t to);
+
 struct SizeRule {
     std::string reason;
     std::string text; // the rule in words, kept with the result as size_rule
@@ -144,6 +153,8 @@ CurvePlan plan_sweep(const DeviceRecord &device, const ProbeOptions &options);
 CurvePlan plan_chase(const DeviceRecord &device, const ProbeOptions &options);
 // The chase's working sets: the grid of `ratio` to coarse_from, doubling past it.
 std::vector<uint64_t> chase_sizes(const CurvePlan &plan);
+// The sweep's: the grid of `ratio`, doubling past coarse_from where economy 3 set it.
+std::vector<uint64_t> sweep_sizes(const CurvePlan &plan);
 // The chase's warm-up runs at a point of `footprint` bytes: none past the last-level cache
 // (or past coarse_from, or at a grown point), where a run's lap leaves nothing a cache
 // could keep.

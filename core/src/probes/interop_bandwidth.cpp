@@ -4,6 +4,7 @@
 #include "curve.hpp"
 #include "interop_pairs.hpp"
 #include "interop_probes.hpp"
+#include "pair_plans.hpp"
 #include "stream_plan.hpp"
 
 #include <vrambench/core/measurement/link_bound.hpp>
@@ -89,6 +90,10 @@ class InteropBandwidthProbe final : public Probe {
     std::string_view summary() const override
     {
         return "read, copy and triad on memory imported from another API, against the device's own memory";
+    }
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_interop_bandwidth(device, options);
     }
 
     void run(ProbeContext &ctx) const override

@@ -5,6 +5,7 @@
 #include "curve.hpp"
 #include "interop_pairs.hpp"
 #include "interop_probes.hpp"
+#include "pair_plans.hpp"
 
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/operation.hpp>
@@ -46,6 +47,12 @@ class InteropHandoffProbe final : public Probe {
     std::string_view summary() const override
     {
         return "bytes written through one API checked through another, both ways, for every pair on the card";
+    }
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_interop_handoff(
+            device, options,
+            interop::shareable_bytes(options.size.value_or(options.suite == Suite::quick ? 4ull << 20 : 64ull << 20)));
     }
 
     void run(ProbeContext &ctx) const override

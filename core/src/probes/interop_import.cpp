@@ -5,6 +5,7 @@
 #include "curve.hpp"
 #include "interop_pairs.hpp"
 #include "interop_probes.hpp"
+#include "pair_plans.hpp"
 
 #include <vrambench/core/measurement/reference.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
@@ -45,6 +46,10 @@ class InteropImportProbe final : public Probe {
     std::string_view summary() const override
     {
         return "median time to export, import and first touch a shared buffer, against size";
+    }
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_interop_import(device, options, sizes_for(options), repetitions_for(options));
     }
 
     void run(ProbeContext &ctx) const override

@@ -7,6 +7,7 @@
 #include "curve.hpp"
 #include "interop_pairs.hpp"
 #include "interop_probes.hpp"
+#include "pair_plans.hpp"
 
 #include <fmt/format.h>
 
@@ -101,6 +102,10 @@ class InteropSyncProbe final : public Probe {
     std::string_view summary() const override
     {
         return "timeline semaphore round trip A -> B -> A between two APIs, beside the same trip inside one";
+    }
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_interop_sync(device, options, trips_for(options.suite));
     }
 
     void run(ProbeContext &ctx) const override

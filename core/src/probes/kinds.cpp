@@ -42,7 +42,8 @@ class KindsProbe final : public Probe {
             uint64_t bytes = stream.bytes;
             if (kind.max_allocation_bytes && bytes > kind.max_allocation_bytes) bytes = kind.max_allocation_bytes;
             const double b = static_cast<double>(bytes);
-            p.cost.runs.push_back({2, b, 0, 0, 0}); // the source filled, a copy's destination scrambled
+            p.held_bytes = std::max(p.held_bytes, 2 * bytes); // one kind's source and destination at a time
+            p.cost.runs.push_back({2, b, 0, 0, 0});           // the source filled, a copy's destination scrambled
             for (double moved : {b, b, 2 * b})
                 p.cost.runs.push_back(
                     {static_cast<double>(stream.warmups + stream.reps), moved, 0, 0, 1e-3, calibration_runs});

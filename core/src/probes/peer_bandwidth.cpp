@@ -4,6 +4,7 @@
 // host memory, with or without peer access) as the module reports it.
 #include "curve.hpp"
 #include "curve_plan.hpp"
+#include "pair_plans.hpp"
 #include "peer_pairs.hpp"
 #include "peer_probes.hpp"
 
@@ -49,6 +50,10 @@ class PeerBandwidthProbe final : public Probe {
     std::string_view summary() const override
     {
         return "copies to every other device of the backend, one way and both ways at once";
+    }
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_peer_bandwidth(device, options);
     }
 
     void run(ProbeContext &ctx) const override

@@ -3,6 +3,7 @@
 // memory; for every other device of the backend the module gives peer access to.
 #include "curve.hpp"
 #include "curve_plan.hpp"
+#include "pair_plans.hpp"
 #include "peer_pairs.hpp"
 #include "peer_probes.hpp"
 
@@ -48,6 +49,10 @@ class PeerLatencyProbe final : public Probe {
     std::string_view summary() const override
     {
         return "dependent-load latency into every other device's memory, read in place, beside the device's own";
+    }
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
+    {
+        return plan_peer_latency(device, options);
     }
 
     void run(ProbeContext &ctx) const override

@@ -45,6 +45,7 @@ ProbePlan plan_stream_probe(const DeviceRecord &device, const ProbeOptions &opti
         for (const uint32_t op : {VRB_OP_READ, VRB_OP_COPY})
             p.sizes[fmt::format("{}_pass_seconds_at_peak", op == VRB_OP_READ ? "read" : "copy")] =
                 static_cast<double>(bytes_moved(op, 16, s.bytes / 16).total()) / (*peak.gb_per_s * 1e9);
+    p.held_bytes = 3 * s.bytes;
     p.cost.runs.push_back({3, static_cast<double>(s.bytes), 0, 0, 0});
     constexpr uint32_t ops[] = {VRB_OP_READ, VRB_OP_WRITE, VRB_OP_COPY, VRB_OP_SCALE,
                                 VRB_OP_ADD,  VRB_OP_TRIAD, VRB_OP_DOT};
@@ -64,6 +65,7 @@ ProbePlan plan_vector_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.reason = s.reason;
     p.size_rule = s.size_rule;
     p.sizes = {{"array_bytes", s.bytes}, {"element_bytes", {4, 8, 16}}};
+    p.held_bytes = 2 * s.bytes;
     p.cost.runs.push_back(fill(static_cast<double>(s.bytes)));
     for (int width = 0; width < 3; ++width) {
         p.cost.runs.push_back(point(static_cast<double>(s.bytes), s.warmups, s.reps, target));
@@ -77,7 +79,7 @@ ProbePlan plan_vector_probe(const DeviceRecord &device, const ProbeOptions &opti
 ProbePlan plan_sweep_probe(const DeviceRecord &device, const ProbeOptions &options)
 {
     const CurvePlan c = plan_sweep(device, options);
-    const auto sizes = geometric_sizes(c.from, c.to, c.ratio, 4096);
+    const auto sizes = sweep_sizes(c);
     ProbePlan p;
     p.reason = c.reason;
     p.size_rule = c.size_rule;
@@ -93,6 +95,7 @@ ProbePlan plan_sweep_probe(const DeviceRecord &device, const ProbeOptions &optio
                             {"points", plateau.points}});
     p.sizes["plateaus"] = std::move(plateaus);
     add_growth_sizes(p.sizes, c);
+    p.held_bytes = 2 * std::max(sizes.back(), first_grown(c, 4096)); // a copy's two buffers
     // A growing plan's estimate counts its first doubling, the fewest a settled curve takes.
     auto costed = sizes;
     if (const uint64_t grown = first_grown(c, 4096)) costed.push_back(grown);
@@ -138,6 +141,7 @@ ProbePlan plan_chase_probe(const DeviceRecord &device, const ProbeOptions &optio
                {"points", sizes.size()},           {"most_steps", c.most_steps},
                {"largest_footprint_bytes", reach}, {"memory_reach_bytes", c.memory_reach}};
     add_growth_sizes(p.sizes, c);
+    p.held_bytes = std::max(sizes.back(), first_grown(c, line_bytes));
     return p;
 }
 
@@ -151,6 +155,7 @@ ProbePlan plan_stride_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.reason = f.reason;
     p.size_rule = f.size_rule;
     p.sizes = {{"footprint_bytes", f.bytes}, {"array_bytes", span}, {"strides", strides}};
+    p.held_bytes = span;
     p.cost.runs.push_back(fill(static_cast<double>(span)));
     p.cost.first_touch_bytes = static_cast<double>(span);
     for (uint64_t stride : strides) {
@@ -173,6 +178,7 @@ ProbePlan plan_alignment_probe(const DeviceRecord &device, const ProbeOptions &o
     p.reason = f.reason;
     p.size_rule = f.size_rule + share_note(options.suite, "a quarter");
     p.sizes = {{"array_bytes", array}, {"offsets", offsets}, {"operations", {"read", "copy"}}};
+    p.held_bytes = 2 * (array + offsets.back() + 4096); // a source and a destination, each with room to shift
     p.cost.runs.push_back(fill(bytes));
     for (std::size_t o = 0; o < offsets.size(); ++o) {
         p.cost.runs.push_back(point(bytes, c.warmups, c.reps, c.target_seconds));
@@ -193,6 +199,7 @@ ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.reason = f.reason;
     p.size_rule = f.size_rule + gather_size_note(options.suite);
     p.sizes = {{"elements", n}, {"array_bytes", 4 * n}, {"index_bytes", 4 * n}, {"indices", {"sequential", "random"}}};
+    p.held_bytes = 8 * n;
     p.cost.runs.push_back(fill(4 * elements));
     p.cost.runs.push_back(point(8 * elements, c.warmups, c.reps, c.target_seconds));
     // Random indices pull a whole line for each 4-byte element once past the caches, and

@@ -94,9 +94,7 @@ class StreamProbe final : public Probe {
                         beside_driver_copy(r, *driver_copy);
                     }
                 } catch (const Error &e) {
-                    r.status = ProbeResult::Status::failed;
-                    r.error = e.what();
-                    r.verification = {Verification::Status::unverified, "the operation did not complete"};
+                    mark_run_failed(r, e);
                 }
                 ctx.emit(std::move(r));
             }

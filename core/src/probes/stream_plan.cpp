@@ -76,6 +76,7 @@ StreamPlan plan_stream(const DeviceRecord &device, const ProbeOptions &options)
         plan.size_rule += fmt::format("; capped to a sixth of the {} free", format_size(memory));
         plan.reason = "limit";
     }
+    cap_to_budget(options, bytes, plan.size_rule, plan.reason);
     plan.bytes = std::max<uint64_t>(bytes / granule * granule, granule);
     return plan;
 }

@@ -40,7 +40,7 @@ class SweepProbe final : public Probe {
     {
         const CurvePlan plan = plan_sweep(ctx.record, ctx.options);
         // The working set is every byte the operation touches: a copy's two buffers.
-        const std::vector<uint64_t> planned = geometric_sizes(plan.from, plan.to, plan.ratio, 4096);
+        const std::vector<uint64_t> planned = sweep_sizes(plan);
         const bool is_cpu = ctx.record.info.type == VRB_DEVICE_CPU;
         uint32_t kind = 0;
         try {

@@ -129,6 +129,8 @@ class TransferProbe final : public Probe {
         }
         for (const auto &[kind, n] : most)
             p.cost.first_touch_bytes += n * static_cast<double>(sizes.back());
+        for (const Route &route : all)
+            p.held_bytes = std::max<uint64_t>(p.held_bytes, (route.both ? 4 : 2) * sizes.back());
         for (const Route &route : all) {
             const double directions = route.both ? 2 : 1, largest = static_cast<double>(sizes.back());
             p.cost.host_bytes += directions * largest; // the sources written through upload

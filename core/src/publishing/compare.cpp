@@ -126,9 +126,28 @@ pair_devices(const std::vector<Device> &base, const std::vector<Device> &other, 
     return pairs;
 }
 
-std::string result_identity(const json &r)
+// Whether a result ran on its device's own default kind (the first kind the device reads
+// and writes, bandwidth.stream's and every curve's), not on a kind it was asked to name:
+// memory.kinds measures each kind the API offers, capacity a budget's kind.
+bool on_default_kind(const json &r)
 {
-    return fmt::format("{}|{}|{}", text_or(r, "probe", ""), text_or(r, "metric", ""), identity_parameters(r).dump());
+    const std::string probe = text_or(r, "probe", "");
+    return probe != "memory.kinds" && !probe.starts_with("capacity.");
+}
+
+// What devices paired by hand (--pair) each choose for themselves: two different things,
+// each measured on its own default kind (the host's pageable RAM, a card's device memory)
+// at the size its own rules give. These do not keep their figures apart; each row names both.
+constexpr std::array<const char *, 3> own_choice_parameters{"memory_kind", "array_bytes", "elements"};
+
+// The key results pair on.
+std::string result_identity(const json &r, bool own_default_kinds = false)
+{
+    json p = identity_parameters(r);
+    if (own_default_kinds && on_default_kind(r))
+        for (const char *key : own_choice_parameters)
+            p.erase(key);
+    return fmt::format("{}|{}|{}", text_or(r, "probe", ""), text_or(r, "metric", ""), p.dump());
 }
 
 std::string result_line(const json &r, const std::string &device)
@@ -160,8 +179,8 @@ void pair_by_key(const std::vector<std::pair<Key, Item>> &base, const std::vecto
         if (!used[j]) only_other(other[j].second);
 }
 
-ComparedFigure figure(const json &base_r, const Device &bd, const Device &od, const json &base_v, const json &other_v,
-                      ComparedFigure::Kind kind, std::string point)
+ComparedFigure figure(const json &base_r, const json &other_r, const Device &bd, const Device &od, const json &base_v,
+                      const json &other_v, ComparedFigure::Kind kind, std::string point)
 {
     ComparedFigure f;
     f.kind = kind;
@@ -169,6 +188,14 @@ ComparedFigure figure(const json &base_r, const Device &bd, const Device &od, co
     f.metric = text_or(base_r, "metric", "");
     f.unit = text_or(base_r, "unit", "");
     f.parameters = identity_parameters(base_r);
+    // Paired on each device's own default kind and size (--pair): the row names both.
+    const json other_parameters = identity_parameters(other_r);
+    for (const char *key : own_choice_parameters) {
+        const auto b = f.parameters.find(key);
+        const auto o = other_parameters.find(key);
+        if (b != f.parameters.end() && o != other_parameters.end() && *b != *o)
+            f.parameters[key] = fmt::format("{} / {}", value_text(key, *b), value_text(key, *o));
+    }
     f.parameters_text = parameters_text(f.parameters);
     f.point = std::move(point);
     f.base_device = bd.id;
@@ -199,8 +226,8 @@ void compare_curves(const json &base_r, const json &other_r, const Device &bd, c
     pair_by_key<double, const json *>(
         points(bc), points(oc),
         [&](const json *b, const json *o) {
-            comparison.figures.push_back(
-                figure(base_r, bd, od, *b, *o, ComparedFigure::Kind::point, x_text(bc, b->at(x_name).get<double>())));
+            comparison.figures.push_back(figure(base_r, other_r, bd, od, *b, *o, ComparedFigure::Kind::point,
+                                                x_text(bc, b->at(x_name).get<double>())));
         },
         [&](const json *b) {
             comparison.only_in_base.push_back(label + " at " + x_text(bc, b->at(x_name).get<double>()));
@@ -218,8 +245,8 @@ void compare_curves(const json &base_r, const json &other_r, const Device &bd, c
     pair_by_key<std::string, const json *>(
         plateaus(bc), plateaus(oc),
         [&](const json *b, const json *o) {
-            comparison.figures.push_back(
-                figure(base_r, bd, od, *b, *o, ComparedFigure::Kind::plateau, "plateau " + text_or(*b, "name", "?")));
+            comparison.figures.push_back(figure(base_r, other_r, bd, od, *b, *o, ComparedFigure::Kind::plateau,
+                                                "plateau " + text_or(*b, "name", "?")));
         },
         [&](const json *b) { comparison.only_in_base.push_back(label + " plateau " + text_or(*b, "name", "?")); },
         [&](const json *o) { comparison.only_in_other.push_back(label + " plateau " + text_or(*o, "name", "?")); });
@@ -228,16 +255,17 @@ void compare_curves(const json &base_r, const json &other_r, const Device &bd, c
 void compare_devices(const json &base, const json &other, const Device &bd, const Device &od, Comparison &comparison)
 {
     using Items = std::vector<std::pair<std::string, const json *>>;
-    auto results = [](const json &doc, const std::string &id) {
+    const bool chosen = comparison.match == DeviceMatch::chosen;
+    auto results = [chosen](const json &doc, const std::string &id) {
         Items items;
         for (const auto &r : doc.at("results"))
-            if (text_or(r, "device", "") == id) items.emplace_back(result_identity(r), &r);
+            if (text_or(r, "device", "") == id) items.emplace_back(result_identity(r, chosen), &r);
         return items;
     };
     pair_by_key<std::string, const json *>(
         results(base, bd.id), results(other, od.id),
         [&](const json *b, const json *o) {
-            comparison.figures.push_back(figure(*b, bd, od, *b, *o, ComparedFigure::Kind::result, ""));
+            comparison.figures.push_back(figure(*b, *o, bd, od, *b, *o, ComparedFigure::Kind::result, ""));
             if (curve_of(*b) && curve_of(*o)) compare_curves(*b, *o, bd, od, comparison);
         },
         [&](const json *b) { comparison.only_in_base.push_back(result_line(*b, bd.id)); },

@@ -212,6 +212,7 @@ nlohmann::json to_json(const DeviceRecord &d)
         if (d.link->is_null()) unknown["link"] = d.link_unknown.empty() ? "not read" : d.link_unknown;
     }
     if (d.time_budget) j["time_budget"] = *d.time_budget;
+    if (d.ram_budget) j["ram_budget"] = *d.ram_budget;
     if (d.fabric) {
         j["fabric"] = *d.fabric;
         if (d.fabric->is_null()) unknown["fabric"] = d.fabric_unknown.empty() ? "not read" : d.fabric_unknown;
@@ -344,6 +345,7 @@ DeviceRecord device_record_from_json(const nlohmann::json &j)
         d.kinds.push_back(kind);
     }
     if (j.contains("time_budget")) d.time_budget = j["time_budget"];
+    if (j.contains("ram_budget")) d.ram_budget = j["ram_budget"];
     if (j.contains("link")) {
         d.link = j["link"];
         d.link_unknown = text_or(object_or_empty(j, "unknown"), "link", "");

@@ -103,6 +103,8 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
         device = backend.open(index);
         record = describe_device(backend, device.get(), index);
         record.llc_option = options.llc;
+        const uint32_t count = backend.device_count();
+        options.peer_devices = count > 1 ? count - 1 : 0;
     } catch (const Error &e) {
         ProbeResult r;
         r.probe = "device.open";
@@ -121,7 +123,11 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
     try {
         const DevicePlan plan = plan_within_budget(record, probes, options);
         options.economy = plan.economy;
+        if (plan.most_array_bytes) options.most_array_bytes = plan.most_array_bytes;
         record.time_budget = budget_json(plan);
+        record.ram_budget = ram_budget_json(plan);
+        // The pool frees idle buffers before what it holds would pass the RAM budget.
+        device->pool().set_limit(plan.ram_budget_bytes);
     } catch (const Error &) {
         // A plan refused (a --size below a probe's start): each probe says so as it runs.
     }
@@ -183,9 +189,11 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
             probe->run(ctx);
         } catch (const Error &e) {
             ProbeResult r = make_result(ctx, probe->id());
-            r.status = ProbeResult::Status::failed;
+            // A module declining what the probe needs waives the probe; anything else fails it.
+            r.status = declined(e) ? ProbeResult::Status::waived : ProbeResult::Status::failed;
             r.error = e.what();
-            r.verification = {Verification::Status::unverified, "the probe stopped before a result"};
+            r.verification = {Verification::Status::unverified,
+                              declined(e) ? "not run: the backend declined it" : "the probe stopped before a result"};
             report(r);
         }
     }
@@ -203,6 +211,7 @@ nlohmann::json to_json(const ProbeOptions &o)
     if (o.probe_budget_seconds) j["probe_budget_seconds"] = *o.probe_budget_seconds;
     if (o.device_budget_seconds) j["device_budget_seconds"] = *o.device_budget_seconds;
     if (o.economy) j["economy"] = o.economy;
+    if (o.most_array_bytes) j["most_array_bytes"] = *o.most_array_bytes;
     if (!o.partner_modules.empty()) j["partner_modules"] = o.partner_modules;
     return j;
 }
@@ -230,6 +239,7 @@ ProbeOptions probe_options_from_json(const nlohmann::json &j)
     if (j.contains("probe_budget_seconds")) o.probe_budget_seconds = j["probe_budget_seconds"].get<double>();
     if (j.contains("device_budget_seconds")) o.device_budget_seconds = j["device_budget_seconds"].get<double>();
     if (j.contains("economy")) o.economy = j["economy"].get<uint32_t>();
+    if (j.contains("most_array_bytes")) o.most_array_bytes = j["most_array_bytes"].get<uint64_t>();
     if (j.contains("partner_modules")) o.partner_modules = j["partner_modules"].get<std::vector<std::string>>();
     return o;
 }

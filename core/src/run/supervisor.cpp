@@ -274,13 +274,17 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
         return r;
     };
     auto record_worker_end = [&](const std::string &name, const WorkerOutcome &worker) {
+        auto entry = std::find_if(backends.begin(), backends.end(), [&](const auto &b) { return b["name"] == name; });
+        // The largest of the backend's workers (one per device side by side).
+        if (worker.peak_resident_bytes > 0)
+            (*entry)["peak_resident_bytes"] =
+                std::max(worker.peak_resident_bytes, entry->value("peak_resident_bytes", uint64_t{0}));
         if (worker.kind == WorkerOutcome::Kind::interrupted) {
             interrupted = true;
             return;
         }
         if (worker.kind == WorkerOutcome::Kind::finished) return;
         failed = true;
-        auto entry = std::find_if(backends.begin(), backends.end(), [&](const auto &b) { return b["name"] == name; });
         (*entry)["state"] = backend_state(worker.kind);
         (*entry)["reason"] = fmt::format("while running: {}", worker.detail);
     };

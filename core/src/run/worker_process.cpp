@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <set>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <thread>
@@ -112,18 +113,21 @@ class Worker {
     Worker &operator=(const Worker &) = delete;
 
     int status() const { return status_; }
+    // The worker's peak resident memory, as the kernel counted it when it was reaped
+    // (ru_maxrss, KiB on Linux); 0 before.
+    uint64_t peak_resident_bytes() const { return reaped_ ? static_cast<uint64_t>(usage_.ru_maxrss) * 1024 : 0; }
 
     // Reaps the worker if it has ended.
     bool poll_exit()
     {
         if (reaped_) return true;
-        if (::waitpid(pid_, &status_, WNOHANG) != pid_) return false;
+        if (::wait4(pid_, &status_, WNOHANG, &usage_) != pid_) return false;
         reaped();
         return true;
     }
     void wait()
     {
-        while (!reaped_ && ::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
+        while (!reaped_ && ::wait4(pid_, &status_, 0, &usage_) < 0 && errno == EINTR) {
         }
         reaped();
     }
@@ -163,6 +167,7 @@ class Worker {
     std::set<pid_t> before_;
     bool reaped_ = false;
     int status_ = 0;
+    rusage usage_{};
 };
 
 } // namespace
@@ -280,6 +285,7 @@ WorkerOutcome run_worker(const WorkerOptions &options, const std::function<void(
         return outcome;
     }
     const int status = worker.status();
+    outcome.peak_resident_bytes = worker.peak_resident_bytes();
     if (WIFSIGNALED(status)) {
         outcome.kind = WorkerOutcome::Kind::crashed;
         outcome.detail = "crashed with " + signal_text(WTERMSIG(status));

@@ -14,6 +14,11 @@
 // Capacity probes never lease: they measure allocation itself, so Device::allocate()
 // empties the pool before it asks the driver for memory. An allocation the driver
 // refuses for lack of memory is retried once after the pool is emptied.
+//
+// On a device whose memory is the machine's RAM the run states how much it may take
+// (the RAM budget, plan.hpp): with a limit set, a new buffer that would bring what is
+// leased and idle past it first frees the idle buffers, so what a probe will not reuse
+// (another kind's arrays, a larger size of an earlier probe) is gone before it grows.
 #pragma once
 
 #include <vrambench/plugin.h>
@@ -44,6 +49,11 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
 
     // Frees every idle buffer now.
     void release_idle();
+    // The most bytes leased and idle together before idle buffers are freed to make
+    // room (0: no limit). Leased buffers are never taken back: a probe's own arrays are
+    // the plan's to bound.
+    void set_limit(uint64_t bytes) { limit_ = bytes; }
+    uint64_t leased_bytes() const { return leased_; }
 
     uint64_t idle_bytes() const;
     size_t idle_count() const { return idle_.size(); }
@@ -67,6 +77,8 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
     std::vector<Idle> idle_;
     uint64_t reused_ = 0;
     uint64_t created_ = 0;
+    uint64_t leased_ = 0; // held by live buffers, at their allocated sizes
+    uint64_t limit_ = 0;
 };
 
 } // namespace vrb

@@ -36,6 +36,15 @@ struct BrokenModuleError : BackendError {
     explicit BrokenModuleError(const std::string &message) : BackendError(VRB_ERROR_INTERNAL, message) {}
 };
 
+// Whether `e` is a module declining what it was asked (VRB_ERROR_UNSUPPORTED, with or
+// without an op_supported slot that could have said so first): what it declines is
+// waived with its words, never failed.
+inline bool declined(const Error &e)
+{
+    const auto *b = dynamic_cast<const BackendError *>(&e);
+    return b && b->status() == VRB_ERROR_UNSUPPORTED;
+}
+
 std::string_view to_string(vrb_status status);
 
 // Bounds past which a module's answer is taken for a broken module, not a machine:

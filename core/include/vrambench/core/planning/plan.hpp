@@ -41,6 +41,9 @@ struct Cost {
     // what takes the time (pattern.stride's array: 64 x the bytes it reads at a page's
     // stride).
     double first_touch_bytes = 0;
+    // Seconds that are no device's or host's work by bytes: a partner module opened for
+    // a pair (pair_plans.hpp).
+    double fixed_seconds = 0;
 };
 
 struct Throughput {
@@ -78,6 +81,10 @@ struct ProbePlan {
     std::string size_rule;
     nlohmann::json sizes = nlohmann::json::object(); // from, to, points, steps, bytes ...
     Cost cost;
+    // The most device memory the probe holds at once (its own buffers; a capacity probe's
+    // budget): with the pool freeing what the next probe will not reuse, the run's peak is
+    // the largest of these.
+    uint64_t held_bytes = 0;
     bool estimated = true; // false: the probe gives no cost, and the estimate leaves it out
     double seconds = 0;    // filled by plan_device
 };
@@ -94,7 +101,22 @@ struct DevicePlan {
     double budget_seconds = 0;
     uint32_t economy = 0;
     double unbudgeted_seconds = 0;
+    // Economy 3: the arrays' cap (ProbeOptions::most_array_bytes) and the seconds one run
+    // over it takes at the plan's throughput; 0 where no cap was needed.
+    uint64_t most_array_bytes = 0;
+    double most_run_seconds = 0;
+    // On a device whose memory is the machine's RAM (a CPU, or memory the API calls host
+    // memory): what the whole run may hold of it (the capacity probes' budget, set by
+    // --memory-limit) and how it was chosen; 0 elsewhere. planned_peak_bytes: the most any
+    // probe holds at once (ProbePlan::held_bytes), which the plan keeps within it.
+    uint64_t ram_budget_bytes = 0;
+    std::string ram_budget_rule;
+    uint64_t planned_peak_bytes = 0;
 };
+
+// Whether the device's memory is the machine's RAM: a CPU device, or one whose memory
+// for capacity is host memory.
+bool memory_is_system_ram(const DeviceRecord &device);
 
 // Plans every probe on the device without touching it.
 DevicePlan plan_device(const DeviceRecord &device, std::span<const Probe *const> probes, const ProbeOptions &options);
@@ -108,13 +130,31 @@ inline constexpr double standard_budget_seconds = 90;
 double device_budget_seconds(const ProbeOptions &options);
 // What an economy level gives up, in words: "nothing", "fewer repetitions", ...
 std::string economy_text(uint32_t economy);
-inline constexpr uint32_t most_economy = 2;
-// plan_device at the least economy whose estimate keeps the budget (the most, when none
-// does: sizes never shrink below their rules to keep it). Without a budget, plan_device.
+inline constexpr uint32_t most_economy = 3;
+// Economy 3's chase: at most this many dependent loads a run (64 MiB of distinct lines,
+// past any one core complex's cache), however large the chain: a run of 4 x a reported
+// 480 MiB L3 in lines is 31 M loads, 5 s each on a VM.
+inline constexpr uint64_t economy_chase_steps = 1u << 20;
+// Economy 3's arrays: what the device moves at the plan's throughput in one run of
+// first_run_seconds, halved until the estimate keeps the budget, never below
+// least_capped_array_bytes (the quick suite's smallest memory footprint).
+inline constexpr double first_run_seconds = 0.1;
+inline constexpr uint64_t least_capped_array_bytes = 32ull << 20;
+// plan_device at the least economy whose estimate keeps the budget: fewer repetitions,
+// then fewer points, then sizes (economy 3, its arrays capped smaller and smaller), the
+// most when none does. The standard suite only: the full suite keeps every rule.
+// Without a budget, plan_device.
 DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe *const> probes,
                               const ProbeOptions &options);
+// Economy 3's sizes in words: the grids, the chase's loads, the arrays' cap and why.
+std::string sizes_given_up_text(const DevicePlan &plan);
 // The budget as a result set records it on the device (absent without a budget).
 std::optional<nlohmann::json> budget_json(const DevicePlan &plan);
+// The RAM budget as a result set records it on the device (absent where the device's
+// memory is not the machine's RAM).
+std::optional<nlohmann::json> ram_budget_json(const DevicePlan &plan);
+// One line: "RAM budget 2 GiB (...): planned peak 1.5 GiB".
+std::string ram_budget_text(const DevicePlan &plan);
 // One line: "time budget 90 s: estimated 84.2 s with fewer repetitions (all of them: 130.5 s)".
 std::string budget_text(const DevicePlan &plan);
 

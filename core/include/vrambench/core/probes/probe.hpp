@@ -36,14 +36,22 @@ struct ProbeOptions {
     std::optional<double> probe_budget_seconds;
     // The standard suite's time budget per device, in seconds: nothing, the suite's own
     // (standard_budget_seconds); 0, none. A plan estimated past it gives up repetitions,
-    // then points (`economy`), never sizes below their rules (plan_within_budget).
+    // then points, then sizes (`economy`, most_array_bytes: plan_within_budget).
     std::optional<double> device_budget_seconds;
     // How much the plan gave up to keep the budget: 0 nothing, 1 fewer repetitions,
-    // 2 fewer points as well (economy_text). Set per device by plan_within_budget.
+    // 2 fewer points as well, 3 sizes too: grids that double past the last cache the
+    // curve passes, a chase of at most economy_chase_steps loads a run, and arrays of at
+    // most most_array_bytes (economy_text). Set per device by plan_within_budget.
     uint32_t economy = 0;
+    // Economy 3: the largest array or working set any probe takes, what the device moves
+    // in the time one run may take (plan_within_budget), whatever the size rules ask.
+    std::optional<uint64_t> most_array_bytes;
     // Module files of the run's other available backends: the interop probes load them
     // beside the device's own module, so both sides of a pair share one process.
     std::vector<std::string> partner_modules;
+    // How many other devices the backend offers this device as peers (the run sets it
+    // from the backend's device count); the peer probes' plans are costed for them.
+    uint32_t peer_devices = 0;
 };
 
 // Where a probe reports progress: "what it does now" and how far it is.

@@ -35,6 +35,9 @@ struct DeviceRecord {
     // The standard suite's time budget as the run planned this device (plan.hpp:
     // budget_json): absent when no budget was kept.
     std::optional<nlohmann::json> time_budget;
+    // What the run may hold of the machine's RAM on a device whose memory is RAM, as the
+    // plan kept it (plan.hpp: ram_budget_json): absent elsewhere.
+    std::optional<nlohmann::json> ram_budget;
     // The GPU-to-GPU fabric (NVLink, xGMI; card/fabric.hpp), the same way: absent when never
     // read, null with `fabric_unknown` saying why when there is none.
     std::optional<nlohmann::json> fabric;

@@ -28,6 +28,9 @@ struct WorkerOutcome {
     Kind kind = Kind::finished;
     int exit_code = 0;  // the worker's own exit code when it finished or exited
     std::string detail; // "crashed with signal 11 (SIGSEGV)", "no frame for 30 s" ...
+    // The worker's peak resident memory (getrusage's ru_maxrss of the reaped process);
+    // 0 where it was not reaped by run_worker's own end (stopped, timed out).
+    uint64_t peak_resident_bytes = 0;
 };
 
 // The backend state a fault is recorded as in the result set.
