@@ -112,7 +112,10 @@ set +e
 code=$?
 set -e
 cat "$tmp/fleet.err"
-[ "$code" -eq 0 ] || { cat "$tmp/fleet.out"; fail "vrambench fleet exited $code"; }
+# A CPU host has no datasheet floor and no reference: its card is counted as not judged
+# (exit 6), never taken for healthy.
+[ "$code" -eq 6 ] || { cat "$tmp/fleet.out"; fail "vrambench fleet exited $code, not 6 (not judged)"; }
+grep -q "not judged" "$tmp/fleet.out" "$tmp/fleet.err" || { cat "$tmp/fleet.out"; fail "the host card was not counted as not judged"; }
 
 set_file="$tmp/fleet/${node}_host-0.json"
 [ -f "$set_file" ] || { ls -la "$tmp/fleet"; fail "no result set named by host and card key ($set_file)"; }

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 namespace vrb::fit {
 
@@ -84,6 +85,27 @@ Found stream_read(const json &results, const std::string &device, bool (*accept)
     return best;
 }
 
+// "80GB", "1.5 TiB", "2e3GB/s": the number and its unit in lower case, the unit starting at
+// the first character no number takes (an exponent's e is the number's). `bad` makes the
+// error for a text that starts with no finite number.
+template <typename Bad> std::pair<double, std::string> number_and_unit(std::string_view text, const Bad &bad)
+{
+    const std::string s(text);
+    std::size_t split = 0;
+    while (split < s.size() && (std::isdigit(static_cast<unsigned char>(s[split])) || s[split] == '.' ||
+                                s[split] == 'e' || s[split] == 'E' || s[split] == '-' || s[split] == '+'))
+        ++split;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + split, value);
+    if (split == 0 || ec != std::errc() || end != s.data() + split || !std::isfinite(value)) throw bad("not a number");
+    std::string unit = s.substr(split);
+    while (!unit.empty() && unit.front() == ' ')
+        unit.erase(unit.begin());
+    for (char &c : unit)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return {value, unit};
+}
+
 } // namespace
 
 std::string fit_probes_command(const std::string &device)
@@ -119,19 +141,8 @@ double parse_fit_bytes(std::string_view text, std::string_view flag)
                                       "1TiB, binary: GiB = 2^30 bytes)",
                                       flag, text, why));
     };
-    std::string s(text);
-    std::size_t split = 0;
-    while (split < s.size() && (std::isdigit(static_cast<unsigned char>(s[split])) || s[split] == '.' ||
-                                s[split] == 'e' || s[split] == 'E' || s[split] == '-' || s[split] == '+'))
-        ++split;
-    double value = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + split, value);
-    if (split == 0 || ec != std::errc() || end != s.data() + split || !std::isfinite(value)) throw bad("not a number");
-    std::string unit = s.substr(split);
-    while (!unit.empty() && unit.front() == ' ')
-        unit.erase(unit.begin());
-    for (char &c : unit)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const auto [value_read, unit] = number_and_unit(text, bad);
+    double value = value_read;
     double factor = 0;
     if (unit == "b") factor = 1;
     if (unit == "kb") factor = 1e3;
@@ -169,24 +180,12 @@ void set_host_read(Card &card, const Figure &host, const std::string &measured)
 
 double parse_bandwidth(std::string_view text)
 {
-    std::string s(text);
     const auto bad = [&](std::string_view why) {
         return UsageError(fmt::format(
             "--bandwidth '{}': {} (write it as 2039GB/s, 3.35TB/s or 900GiB/s; GB = 1e9 bytes)", text, why));
     };
-    std::size_t split = 0;
-    while (split < s.size() && (std::isdigit(static_cast<unsigned char>(s[split])) || s[split] == '.' ||
-                                s[split] == 'e' || s[split] == 'E' || s[split] == '-' || s[split] == '+'))
-        ++split;
-    // "2e3GB/s": an exponent's e is the number's; a unit starts with a letter past it.
-    double value = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + split, value);
-    if (split == 0 || ec != std::errc() || end != s.data() + split || !std::isfinite(value)) throw bad("not a number");
-    std::string unit = s.substr(split);
-    while (!unit.empty() && unit.front() == ' ')
-        unit.erase(unit.begin());
-    for (char &c : unit)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const auto [value_read, unit] = number_and_unit(text, bad);
+    double value = value_read;
     double factor = 0;
     if (unit.empty() || unit == "gb/s") factor = 1;
     if (unit == "tb/s") factor = 1e3;
