@@ -34,6 +34,29 @@ done
 list=$("$prefix/bin/vrambench" list) || fail "the installed vrambench list failed"
 grep -q "host:0" <<<"$list" || { echo "$list"; fail "the installed vrambench does not list host:0"; }
 
+# The published sets travel with the executable: health, away from the build tree, judges
+# the H200 set against them and the datasheet floor, and the same set read at 0.6x fails.
+h200=$prefix/share/vrambench/results/nvidia-h200-cuda/standard.json
+[ -f "$h200" ] && [ -f "$prefix/share/vrambench/results/nvidia-h200-cuda/provenance.txt" ] \
+  || fail "the install tree lacks the published H200 set and its provenance"
+health=$("$prefix/bin/vrambench" health --result "$h200" 2>&1) || { echo "$health"; fail "the installed health calls the published H200 set unhealthy or not judged"; }
+grep -q "^verdict .*: healthy" <<<"$health" || { echo "$health"; fail "the installed health gave no healthy verdict"; }
+python3 - "$h200" "$work/slow.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for r in s["results"]:
+    if r["probe"] == "bandwidth.stream" and r["parameters"].get("operation") == "read" and r.get("value"):
+        r["value"] *= 0.6
+        r["samples"] = [x * 0.6 for x in r.get("samples", [])]
+json.dump(s, open(sys.argv[2], "w"))
+PY
+set +e
+slow=$("$prefix/bin/vrambench" health --result "$work/slow.json" 2>&1)
+code=$?
+set -e
+[ "$code" -eq 5 ] && grep -q "bandwidth.stream read" <<<"$slow" \
+  || { echo "$slow"; fail "the installed health passed a stream read at 0.6x (exit $code)"; }
+
 # The installed template, copied out, against the installed SDK only.
 cp -r "$prefix/share/vrambench/template" "$work/template"
 diff -r "$source/plugins/template" "$work/template" >/dev/null || fail "the installed template differs from plugins/template"
