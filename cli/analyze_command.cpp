@@ -5,6 +5,7 @@
 #include "commands.hpp"
 
 #include <vrambench/core/analysis/curve_analysis.hpp>
+#include <vrambench/core/analysis/efficiency.hpp>
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/results/output_file.hpp>
 #include <vrambench/core/results/result.hpp>
@@ -45,14 +46,19 @@ int run_analyze(const AnalyzeOptions &o)
     std::string out;
     for (std::size_t i = 0; i < o.sets.size(); ++i) {
         const auto curves = analysis::reanalyze(documents[i]);
+        const auto efficiencies = analysis::rederive_efficiencies(documents[i]);
         const auto changed = std::count_if(curves.begin(), curves.end(), [](const auto &c) { return c.changed(); });
-        out += fmt::format("{}: {}\n", o.sets[i],
-                           changed == 0 ? std::string("no derived figure changed")
-                                        : fmt::format("{} of {} curves renamed", changed, curves.size()));
+        std::string summary = changed == 0 && efficiencies.empty()
+                                  ? std::string("no derived figure changed")
+                                  : fmt::format("{} of {} curves renamed", changed, curves.size());
+        if (!efficiencies.empty()) summary += fmt::format(", {} efficiencies re-derived", efficiencies.size());
+        out += fmt::format("{}: {}\n", o.sets[i], summary);
         for (const analysis::Change &c : curves) {
             out += fmt::format("  {}: {}\n", c.where, c.after);
             if (c.changed()) out += fmt::format("    was: {}\n", c.before);
         }
+        for (const analysis::Change &c : efficiencies)
+            out += fmt::format("  {}: {}\n    was: {}\n", c.where, c.after, c.before);
         if (const auto violation = validate_result_json(documents[i]))
             throw RunError(fmt::format("{}: re-derived set does not match schema v{}: at {}: {}", o.sets[i],
                                        schema_version, violation->path, violation->message));
@@ -71,8 +77,9 @@ int run_analyze(const AnalyzeOptions &o)
 void add_analyze_command(CLI::App &app)
 {
     auto options = std::make_shared<AnalyzeOptions>();
-    auto *command = app.add_subcommand("analyze", "Re-derive the plateaus and level names of stored result sets "
-                                                  "with this version's rule, and print what changed");
+    auto *command =
+        app.add_subcommand("analyze", "Re-derive the plateaus, level names and efficiencies of stored result sets "
+                                      "with this version's rule, and print what changed");
     command->add_option("sets", options->sets, "Result files")->required();
     command->add_option("-o,--output", options->output,
                         "Write the re-derived set here (one set; may be the set itself)");
