@@ -5,17 +5,7 @@
 #   gpu_check_arguments_test.sh SOURCE_DIR
 set -u
 root=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() { # description, then a command that must succeed
-    local what=$1
-    shift
-    if ! "$@"; then
-        echo "FAILED: $what"
-        failures=$((failures + 1))
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 check() { # expected status, then the environment and arguments (the peer unset unless named)
     local want=$1
     shift

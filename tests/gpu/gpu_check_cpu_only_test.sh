@@ -15,17 +15,7 @@ if command -v rocm-smi >/dev/null 2>&1 && [[ -e /dev/kfd ]]; then
     exit 77
 fi
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() { # description, then a command that must succeed
-    local what=$1
-    shift
-    if ! "$@"; then
-        echo "FAILED: $what"
-        failures=$((failures + 1))
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 
 VRAMBENCH_BUILD_DIR=$build "$root/scripts/gpu-check" "$work/out" >"$work/stdout" 2>"$work/stderr"
 status=$?

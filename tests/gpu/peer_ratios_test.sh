@@ -7,17 +7,7 @@
 set -u
 root=$1
 command -v python3 >/dev/null 2>&1 || { echo "no python3 here"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() { # description, then a command that must succeed
-    local what=$1
-    shift
-    if ! "$@"; then
-        echo "FAILED: $what"
-        failures=$((failures + 1))
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/expect.sh"
 set_file=$root/results/nvidia-h200-cuda/standard.json
 cat >"$work/gb.csv" <<'CSV'
 function,num_times,n_elements,sizeof,max_GB_per_sec,min_runtime,max_runtime,avg_runtime
