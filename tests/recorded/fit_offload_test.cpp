@@ -14,7 +14,7 @@ namespace {
 using namespace vrb::fit;
 using nlohmann::json;
 
-const json &h200_set()
+const json &offload_h200_set()
 {
     static const json set =
         vrb::read_result_file(std::string(VRAMBENCH_TEST_DATA) + "/../../results/nvidia-h200-cuda/standard.json");
@@ -31,7 +31,7 @@ const json &host_set()
 // The H200, with host RAM's read from the second set as `fit --result A --result B` takes it.
 Card h200()
 {
-    Card card = card_from_result_set(h200_set(), "h200.json", "");
+    Card card = card_from_result_set(offload_h200_set(), "h200.json", "");
     set_host_read(card, *host_read_in_set(host_set()), "the result set zen5.json");
     return card;
 }
@@ -98,7 +98,7 @@ TEST(FitOffload, Llama405bPutsWhatDoesNotFitInHostMemoryAndAnswersBothRoutes)
 // Without memory.kinds the pinned host-to-device copy is the link's figure (55.3 GB/s).
 TEST(FitOffload, ThePinnedCopyStandsInForTheLinkWithoutMemoryKinds)
 {
-    json set = h200_set();
+    json set = offload_h200_set();
     json kept = json::array();
     for (const json &r : set["results"])
         if (r["probe"] != "memory.kinds") kept.push_back(r);

@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-json h200_set()
+json grid_h200_set()
 {
     return vrb::read_result_file(std::filesystem::path(VRAMBENCH_RESULTS_DIR) / "nvidia-h200-cuda" / "standard.json");
 }
@@ -40,7 +40,7 @@ std::vector<std::string> row_of(const json &table, const std::string &model)
 
 TEST(ReportFitGrid, TheOffloadedColumnsGiveTheLinkRouteAndItsRatio)
 {
-    const json table = grid(h200_set());
+    const json table = grid(grid_h200_set());
     ASSERT_EQ(table["columns"].size(), 8u);
     EXPECT_EQ(table["columns"][6], "fp16 offloaded, over the link");
     EXPECT_EQ(table["columns"][7], "fp16 offloaded, on the host");
@@ -54,7 +54,7 @@ TEST(ReportFitGrid, TheOffloadedColumnsGiveTheLinkRouteAndItsRatio)
 // says so instead of "0 cards".
 TEST(ReportFitGrid, NoCellCountsZeroCards)
 {
-    json set = h200_set();
+    json set = grid_h200_set();
     for (json &r : set["results"])
         if (r["probe"] == "capacity.total") r["value"] = 1000; // a kilobyte a process: past 2^20 cards
     const json table = grid(set);
