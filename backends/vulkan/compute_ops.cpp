@@ -122,14 +122,25 @@ ComputeOperation::ComputeOperation(Device &device, const vrb_operation &op) : de
 
 void ComputeOperation::link_chase(const vrb_operation &op)
 {
-    LinkSource source;
-    source.kind = &buffer_of(op.src1).kind();
-    source.set = sets_[0];
-    source.common = dispatches_.front().push;
-    source.shader = links_shader_;
-    Links links = make_links(device_, source, *results_);
-    if (!links.buffer) return;
-    links_ = std::move(links.buffer);
+    Buffer &chain = *from_abi(op.src1.buffer);
+    Links links;
+    if (const KeptLinks *kept = chain.kept_links(op.src1.offset, device_)) {
+        links_ = kept->buffer;
+        links.layout = kept->layout;
+    } else {
+        chain.keep_links({}); // the old links go before new ones take their memory
+        LinkSource source;
+        source.kind = &chain.kind();
+        source.set = sets_[0];
+        source.common = dispatches_.front().push;
+        source.shader = links_shader_;
+        links = make_links(device_, source, *results_);
+        if (!links.buffer) return;
+        links_ = std::move(links.buffer);
+        links_made_now_ = true;
+        chain.keep_links({0, op.src1.offset, &device_, links_, links.layout});
+        device_.context().log(VRB_LOG_DEBUG, "CHASE made the links of its chain");
+    }
     shader_ = address_shader_;
     for (Dispatch &d : dispatches_) {
         set64(d.push.link_base, links_->address());
