@@ -20,21 +20,31 @@ void main()
     // so no pass is dead code a compiler could drop, nor a repeat it could hoist.
     uvec2 total = uvec2(0u), before_last = uvec2(0u);
     const uint src1_base = pc.src1_base, src2_base = pc.src2_base, stride = pc.stride;
+#if defined(OP_READ)
+#define VALUE(i) LOAD_SRC1(src1_base + (i))
+#elif defined(OP_DOT)
+#define VALUE(i) (LOAD_SRC1(src1_base + (i)) * LOAD_SRC2(src2_base + (i)))
+#elif defined(OP_STRIDED)
+#define VALUE(i) LOAD_SRC1(src1_base + (i) * stride)
+#else
+#error no reduction selected
+#endif
     FOR_EACH_PASS(p) {
         if (p + 1u == walk_passes) before_last = total;
         FOR_EACH_CHUNK_FROM(i, PASS_FIRST(p)) {
             uvec2 s = uvec2(0u);
-            FOR_EACH_IN_CHUNK(i) {
-#if defined(OP_READ)
-                s = chunk_add(s, LOAD_SRC1(src1_base + i));
-#elif defined(OP_DOT)
-                s = chunk_add(s, LOAD_SRC1(src1_base + i) * LOAD_SRC2(src2_base + i));
-#elif defined(OP_STRIDED)
-                s = chunk_add(s, LOAD_SRC1(src1_base + i * stride));
-#else
-#error no reduction selected
-#endif
+            uint n = min(CHUNK_ELEMENTS, (walk_end - i - 1u) / walk_step + 1u);
+            // Four elements a trip, all loaded before any is added: an invocation's share
+            // of a set in L2, shared out over a full wave, is a few elements a pass, and
+            // one load at a time would wait out the L2's latency at every element. Indices
+            // stay below 2^31, as in stream.comp.
+            for (; n >= 4u; n -= 4u, i += 4u * walk_step) {
+                const ELEM v0 = VALUE(i), v1 = VALUE(i + walk_step), v2 = VALUE(i + 2u * walk_step),
+                           v3 = VALUE(i + 3u * walk_step);
+                s = chunk_add(chunk_add(chunk_add(chunk_add(s, v0), v1), v2), v3);
             }
+            for (; n > 0u; --n, i += walk_step)
+                s = chunk_add(s, VALUE(i));
             total = chunk_flush(total, s);
         }
     }

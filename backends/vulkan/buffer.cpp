@@ -5,7 +5,20 @@
 #include "splitting.hpp"
 #include "staging.hpp"
 
+#include <atomic>
+
 namespace vrb::vulkan {
+
+namespace {
+
+// A stamp no buffer's contents had before.
+uint64_t next_contents() noexcept
+{
+    static std::atomic<uint64_t> last{0};
+    return ++last;
+}
+
+} // namespace
 
 Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes)
     : device_(device), kind_(kind), bytes_(bytes), segment_bytes_(device.shape().segment_bytes)
@@ -64,6 +77,7 @@ Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes)
         segments_.push_back(std::move(segment));
     }
     device.track(this);
+    contents_ = next_contents();
     unreserve.self = nullptr;
 }
 
@@ -83,13 +97,36 @@ Buffer::Buffer(Device &device, const MemoryKind &kind, uint64_t bytes, Segment s
 
 Buffer::~Buffer()
 {
+    links_.reset();
     segments_.clear();
     device_.release_heap(kind_.heap_index, reserved_);
     device_.untrack(this);
 }
 
+void Buffer::changed() noexcept
+{
+    if (contents_) contents_ = next_contents();
+    links_.reset(); // made of what the chain held before
+}
+
+const KeptLinks *Buffer::kept_links(uint64_t offset, const Device &device) const noexcept
+{
+    if (!links_ || !contents_ || links_->contents != contents_ || links_->offset != offset || links_->device != &device)
+        return nullptr;
+    return links_.get();
+}
+
+void Buffer::keep_links(KeptLinks links)
+{
+    links_.reset(); // the old links go before the new are kept
+    if (!contents_ || !links.buffer) return;
+    links.contents = contents_;
+    links_ = std::make_unique<KeptLinks>(std::move(links));
+}
+
 void Buffer::upload(uint64_t offset, const void *source, uint64_t bytes)
 {
+    changed();
     device_.context().validation().watch([&] { vulkan::upload(*this, offset, source, bytes); });
 }
 

@@ -5,12 +5,14 @@
 // checked there before upload() and download() run.
 #pragma once
 
+#include "chase_links.hpp"
 #include "handles.hpp"
 #include "memory_kinds.hpp"
 
 #include <vrambench/plugin.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace vrb::vulkan {
@@ -32,6 +34,17 @@ struct ExternalMemory {
     VkExternalMemoryHandleTypeFlags exportable = 0; // what buffer_export may hand out
     bool dedicated = false;                         // its one allocation is dedicated to it
     bool imported = false;                          // the memory came from another API or device
+};
+
+// CHASE's links made of the chain a buffer holds at `contents`, from byte `offset` on, for
+// the walk on `device`: every run over the same chain walks them, so a point's warm-up and
+// timed runs do not each write a chain's worth of links first.
+struct KeptLinks {
+    uint64_t contents = 0;
+    uint64_t offset = 0;
+    const Device *device = nullptr;
+    std::shared_ptr<LinkBuffer> buffer;
+    LinkLayout layout;
 };
 
 class Buffer {
@@ -62,6 +75,19 @@ class Buffer {
     bool coherent() const noexcept;
     const ExternalMemory &external() const noexcept { return external_; }
 
+    // A stamp of what the buffer holds, new at every change this module makes (an upload,
+    // an operation that writes it); 0 for memory another API may write (exported or
+    // imported), whose contents nothing here sees change.
+    uint64_t contents() const noexcept { return contents_; }
+    // The buffer's bytes were (or are about to be) written: a new stamp, and the links
+    // made of what it held before are dropped.
+    void changed() noexcept;
+    // Links made of the chain this buffer holds now, from `offset`, for `device`; null if none.
+    const KeptLinks *kept_links(uint64_t offset, const Device &device) const noexcept;
+    // Keeps `links` with the buffer while it holds what they were made of; memory whose
+    // contents are not tracked keeps none.
+    void keep_links(KeptLinks links);
+
   private:
     Device &device_;
     const MemoryKind &kind_;
@@ -70,6 +96,8 @@ class Buffer {
     uint64_t reserved_ = 0;
     std::vector<Segment> segments_;
     ExternalMemory external_;
+    uint64_t contents_ = 0;
+    std::unique_ptr<KeptLinks> links_;
 };
 
 } // namespace vrb::vulkan

@@ -122,14 +122,25 @@ ComputeOperation::ComputeOperation(Device &device, const vrb_operation &op) : de
 
 void ComputeOperation::link_chase(const vrb_operation &op)
 {
-    LinkSource source;
-    source.kind = &buffer_of(op.src1).kind();
-    source.set = sets_[0];
-    source.common = dispatches_.front().push;
-    source.shader = links_shader_;
-    Links links = make_links(device_, source, *results_);
-    if (!links.buffer) return;
-    links_ = std::move(links.buffer);
+    Buffer &chain = *from_abi(op.src1.buffer);
+    Links links;
+    if (const KeptLinks *kept = chain.kept_links(op.src1.offset, device_)) {
+        links_ = kept->buffer;
+        links.layout = kept->layout;
+    } else {
+        chain.keep_links({}); // the old links go before new ones take their memory
+        LinkSource source;
+        source.kind = &chain.kind();
+        source.set = sets_[0];
+        source.common = dispatches_.front().push;
+        source.shader = links_shader_;
+        links = make_links(device_, source, *results_);
+        if (!links.buffer) return;
+        links_ = std::move(links.buffer);
+        links_made_now_ = true;
+        chain.keep_links({0, op.src1.offset, &device_, links_, links.layout});
+        device_.context().log(VRB_LOG_DEBUG, "CHASE made the links of its chain");
+    }
     shader_ = address_shader_;
     for (Dispatch &d : dispatches_) {
         set64(d.push.link_base, links_->address());
@@ -221,11 +232,17 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
     const uint32_t asked = vrb::plugin::operation_flags(op);
     const bool once = (kind_ == VRB_OP_READ && (asked & VRB_OPERATION_ONE_READ)) || (asked & VRB_OPERATION_ENGINE_SM);
     const bool sweep_op = kind_ != VRB_OP_FILL && kind_ != VRB_OP_CHECK && kind_ != VRB_OP_STRIDED_READ && !once;
-    const bool units_known = filling_groups(units_of(device_), shape.dispatch.local_size) != 0;
-    const uint32_t whole = sweep_op && units_known && pieces.size() == 1
-                               ? whole_set_groups(pieces[0].count, filling.max_groups, shape.dispatch.local_size)
-                               : 0;
-    if (whole) copies_ = whole;
+    const DeviceUnits units = units_of(device_);
+    const bool units_known = filling_groups(units, shape.dispatch.local_size) != 0;
+    const SweepWalk walk = sweep_op && units_known && pieces.size() == 1
+                               ? plan_sweep_walk(pieces[0].count, units, filling.max_groups, shape.dispatch.local_size,
+                                                 shape.dispatch.widest_local_size)
+                               : SweepWalk{};
+    const uint32_t whole = walk.groups;
+    if (whole) {
+        copies_ = whole;
+        local_size_ = walk.local_size;
+    }
     for (std::size_t k = 0; k < pieces.size(); ++k) {
         const Piece &piece = pieces[k];
         SetPlan plan;
@@ -261,7 +278,7 @@ void ComputeOperation::plan_stream(const vrb_operation &op)
             Dispatch d;
             d.set = static_cast<uint32_t>(k);
             d.groups = slice.groups;
-            d.iterations = whole ? per_invocation(Slice{0, slice.count, 1}, shape.dispatch.local_size)
+            d.iterations = whole ? per_invocation(Slice{0, slice.count, 1}, local_size_)
                                  : per_invocation(slice, shape.dispatch.local_size);
             PushConstants &p = d.push;
             p.count = narrow(slice.count, "a dispatch's element count");

@@ -45,6 +45,11 @@ class ComputeOperation {
     // whole working set (a set below one wave of the device), else 1.
     uint32_t copies() const { return copies_; }
 
+    // CHASE made its links for this operation (none were kept with the chain for what it
+    // holds): writing them left the caches holding links, not the walk, so the run walks
+    // a lap untimed before its timed laps.
+    bool links_made_now() const { return links_made_now_; }
+
   private:
     enum class Answer { None, Sum, Check, Gather, Chase };
 
@@ -87,7 +92,8 @@ class ComputeOperation {
     uint32_t copies_ = 1; // workgroups that each walked the whole set (1: it was shared out)
     HostBuffer *results_ = nullptr;
     std::string links_shader_, address_shader_; // CHASE by address: the link passes', the walk's
-    std::unique_ptr<LinkBuffer> links_;
+    std::shared_ptr<LinkBuffer> links_;         // kept with the chain's buffer too, while it holds the chain
+    bool links_made_now_ = false;
     Owned<VkDescriptorPool> pool_;
     std::vector<VkDescriptorSet> sets_;
 };

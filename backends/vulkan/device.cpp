@@ -22,10 +22,11 @@ bool bounded_loops(const PhysicalDevice &d)
     return d.has_driver && d.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
 }
 
-uint32_t max_local_size(const PhysicalDevice &d)
+// The widest workgroup of at most `most` invocations the device and the reductions allow.
+uint32_t max_local_size(const PhysicalDevice &d, uint32_t most = 256)
 {
     const VkPhysicalDeviceLimits &limits = d.properties.limits;
-    uint32_t size = 256;
+    uint32_t size = most;
     size = std::min(size, limits.maxComputeWorkGroupInvocations);
     size = std::min(size, limits.maxComputeWorkGroupSize[0]);
     // The reductions keep 8 bytes per invocation in shared memory.
@@ -173,6 +174,7 @@ Device::Device(Context &context, uint32_t index)
     shape_.dispatch.local_size =
         options.local_size ? std::min(options.local_size, max_local_size(physical_)) : default_local_size(physical_);
     shape_.dispatch.max_groups = std::min<uint32_t>(limits.maxComputeWorkGroupCount[0], 65535);
+    shape_.dispatch.widest_local_size = std::max(max_local_size(physical_, 1024), shape_.dispatch.local_size);
     // A CPU implementation runs each workgroup as one task on one of its threads: a few
     // workgroups per core, each looping over a long block, beat many short ones, whose
     // start-up cost then dominates (measured on lavapipe: 2.5x). Units given by the user

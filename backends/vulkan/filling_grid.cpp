@@ -1,8 +1,10 @@
 #include "filling_grid.hpp"
 
 #include "nvidia_residency.hpp"
+#include "splitting.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 
 namespace vrb::vulkan {
@@ -41,6 +43,23 @@ uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size, const Sha
     if (const std::optional<uint32_t> by_resources = groups_by_resources(units, local_size, shader))
         per_unit = std::min(per_unit, *by_resources);
     return units.compute_units * std::max(per_unit, 1u);
+}
+
+SweepWalk plan_sweep_walk(uint64_t count, const DeviceUnits &units, uint32_t filling, uint32_t local_size,
+                          uint32_t widest)
+{
+    SweepWalk walk;
+    if (whole_set_groups(count, filling, local_size) == 0) return walk;
+    if (units.cpu || units.compute_units == 0) {
+        walk.groups = filling;
+        walk.local_size = local_size;
+        return walk;
+    }
+    uint32_t width = std::min(widest, 1024u);
+    if (units.resident_threads) width = std::min(width, units.resident_threads);
+    walk.local_size = std::max(std::bit_floor(std::max(width, 1u)), local_size);
+    walk.groups = std::min(units.compute_units, filling);
+    return walk;
 }
 
 } // namespace vrb::vulkan

@@ -1,7 +1,7 @@
 // How many workgroups fill a device once: every unit busy, none waiting for a second
 // wave. A large working set is shared out among them and streams with no tail of idle
-// units; one below a full wave is walked whole by every one of them (whole_set_groups
-// in splitting.hpp), so that at every size every unit works, each from its own caches.
+// units; one below a full wave is walked whole on every unit (plan_sweep_walk below),
+// so that at every size every unit works, each from its own caches.
 //
 // The passes a shader makes over its share assume the whole grid is resident: a group
 // that waits for a second wave makes all its passes after the first wave's, over a
@@ -40,5 +40,28 @@ inline constexpr uint32_t kResidentInvocationsGiven = 2048;
 // 0 when nothing says (a GPU without the vendor's core-properties extension): the
 // caller keeps its own bound.
 uint32_t filling_groups(const DeviceUnits &units, uint32_t local_size, const ShaderResources &shader = {});
+
+// How a working-set sweep's stream operation walks its elements (CUDA's plan_sweep_launch
+// is the same rule):
+//  - per unit, below one full wave of the device (`filling` workgroups of `local_size`):
+//    on a GPU one workgroup on every compute unit, as wide as the device allows
+//    (`widest`, a power of two, at most 1024 and what a unit keeps resident), each
+//    walking the whole set, so every unit reads a set of its own from its own L1 and the
+//    sweep's L1 plateau is all the L1s at once; on a CPU implementation every one of
+//    `filling` workgroups (a few per thread, each thread's cache its unit's);
+//  - shared out from one wave on (groups 0): each invocation walks its grid-stride
+//    share, and the shaders move every workgroup's share on by a few workgroups each
+//    pass (common.glsl's PASS_FIRST), so what a unit reads was another unit's the pass
+//    before and the set is served by the L2, not by the L1s together.
+// Vulkan does not say how large a unit's L1 is, so where CUDA ends the per-unit walk at
+// the L1's size this ends it at one wave, as CUDA does for an L1 it does not know.
+struct SweepWalk {
+    uint32_t groups = 0;     // workgroups, each walking the whole set; 0: shared out
+    uint32_t local_size = 0; // their width
+    bool per_unit() const { return groups > 0; }
+};
+
+SweepWalk plan_sweep_walk(uint64_t count, const DeviceUnits &units, uint32_t filling, uint32_t local_size,
+                          uint32_t widest);
 
 } // namespace vrb::vulkan

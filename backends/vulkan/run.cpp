@@ -1,5 +1,6 @@
 #include "run.hpp"
 
+#include "abi_handles.hpp"
 #include "buffer.hpp"
 #include "commands.hpp"
 #include "compute_ops.hpp"
@@ -33,6 +34,17 @@ Outcome run_compute(Device &device, const vrb_operation &op, uint32_t repetition
     const QueueRef queue = device.queues().compute;
     const uint32_t bits = device.timestamp_bits(queue.family);
     Outcome outcome;
+    if (operation.links_made_now()) {
+        // Making the links wrote a chain's worth of them: one lap, untimed, puts the walk
+        // back in the caches before the first timed lap starts.
+        device.context().log(VRB_LOG_DEBUG, "CHASE walks a lap untimed: its links were just made");
+        CommandBuffer commands(device, queue.family);
+        full_barrier(commands.get());
+        operation.record(commands.get(), passes);
+        host_read_barrier(commands.get());
+        commands.end();
+        submit_and_wait(device, device.queue(queue), commands);
+    }
     if (bits == 0) {
         for (uint32_t r = 0; r < repetitions; ++r) {
             if (device.context().cancelled()) fail(VRB_ERROR_CANCELLED, "cancelled");
@@ -93,11 +105,28 @@ Outcome run_compute_transfer(Device &device, const vrb_operation &op, uint32_t r
     return outcome;
 }
 
+// The buffers `op` writes: what they hold changes, so links made of a chain there are stale.
+void mark_written(const vrb_operation &op)
+{
+    switch (op.kind) {
+    case VRB_OP_READ:
+    case VRB_OP_DOT:
+    case VRB_OP_STRIDED_READ:
+    case VRB_OP_GATHER:
+    case VRB_OP_CHASE:
+    case VRB_OP_CHECK: return;
+    default:
+        for (const vrb_operand *written : {&op.dst, &op.dst2})
+            if (written->buffer) from_abi(written->buffer)->changed();
+    }
+}
+
 } // namespace
 
 void run_operation(Device &device, const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
 {
     if (device.context().cancelled()) fail(VRB_ERROR_CANCELLED, "cancelled");
+    mark_written(op);
     const auto repetitions = static_cast<uint32_t>(seconds.size());
     const uint32_t passes = plugin::operation_passes(op);
     Outcome outcome;

@@ -41,6 +41,7 @@ struct DispatchShape {
     uint32_t local_size = 256;
     uint32_t max_groups = 65535;
     uint32_t max_iterations = 1u << 20;
+    uint32_t widest_local_size = 256; // the most the device allows, up to 1024: a per-unit walk's workgroup
 };
 
 struct Slice {

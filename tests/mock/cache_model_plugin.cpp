@@ -16,6 +16,13 @@
 //   VRAMBENCH_MOCK_OUTPUT_1_6 "1": run() answers as a 1.6 module's would, its output's
 //                             struct_size ending before page_bytes, though the bytes there
 //                             still hold VRAMBENCH_MOCK_PAGE_BYTES
+//   VRAMBENCH_MOCK_COPY       unset: no copy engine, a TRANSFER is refused as unsupported;
+//                             "engine": a copy engine whose traffic (bytes read plus bytes
+//                             written) moves at 3 GB/s at every size, and a TRANSFER asked
+//                             of the compute units (VRB_OPERATION_ENGINE_SM) copied by it
+//                             all the same, VRB_OUTPUT_ENGINE_SM clear, as a module that
+//                             knows nothing of the ask does; "declines-sm": the same
+//                             engine, and the ask refused as unsupported in the module's words
 #include "../../plugins/template/template_kernels.hpp"
 
 #include <vrambench/plugin_table.hpp>
@@ -36,6 +43,7 @@ using vrb::plugin::fail;
 constexpr uint64_t memory_bytes = 1ull << 30;
 constexpr double cache_gb_per_s = 4, memory_gb_per_s = 1;
 constexpr double cache_load_ns = 10, memory_load_ns = 100;
+constexpr double copy_engine_traffic_gb_per_s = 3;
 
 uint64_t cache_bytes()
 {
@@ -55,6 +63,18 @@ uint64_t page_bytes()
     const unsigned long long bytes = std::strtoull(text, &end, 10);
     if (*end != '\0') fail(VRB_ERROR_INVALID_ARGUMENT, "VRAMBENCH_MOCK_PAGE_BYTES is not a number");
     return bytes;
+}
+
+enum class Copy { none, engine, declines_sm };
+
+Copy copy_engine()
+{
+    const char *text = std::getenv("VRAMBENCH_MOCK_COPY");
+    if (!text || !*text) return Copy::none;
+    const std::string copy(text);
+    if (copy == "engine") return Copy::engine;
+    if (copy == "declines-sm") return Copy::declines_sm;
+    fail(VRB_ERROR_INVALID_ARGUMENT, "VRAMBENCH_MOCK_COPY=" + copy + " is neither engine nor declines-sm");
 }
 
 bool settles()
@@ -117,7 +137,7 @@ class ModelDevice {
     }
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
     {
-        if (op.kind == VRB_OP_TRANSFER) fail(VRB_ERROR_UNSUPPORTED, "the model device has no copy engine");
+        if (op.kind == VRB_OP_TRANSFER) return transfer(op, seconds, out);
         const uint32_t passes = vrb::plugin::operation_passes(op);
         double modelled = 0;
         if (op.kind == VRB_OP_CHASE) {
@@ -153,6 +173,21 @@ class ModelDevice {
     }
 
   private:
+    void transfer(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
+    {
+        const Copy copy = copy_engine();
+        if (copy == Copy::none) fail(VRB_ERROR_UNSUPPORTED, "the model device has no copy engine");
+        if (copy == Copy::declines_sm && (vrb::plugin::operation_flags(op) & VRB_OPERATION_ENGINE_SM))
+            fail(VRB_ERROR_UNSUPPORTED, "the model device's compute units copy nothing: only its engine does");
+        const uint32_t passes = vrb::plugin::operation_passes(op);
+        std::memcpy(buffer(op.dst)->lanes_at(op.dst.offset), buffer(op.src1)->lanes_at(op.src1.offset), op.count);
+        const double modelled = passes * 2 * static_cast<double>(op.count) / (copy_engine_traffic_gb_per_s * 1e9);
+        for (double &s : seconds)
+            s = modelled > 0 ? modelled : 1e-9;
+        out.timer = VRB_TIMER_HOST_MONOTONIC;
+        if (VRB_FITS(out, passes)) out.passes = passes;
+    }
+
     struct Walk {
         uint64_t end = 0;      // the lane the chase ends at, as the template's kernel answers
         uint64_t distinct = 0; // nodes visited: the chain's cycle, or the steps when fewer

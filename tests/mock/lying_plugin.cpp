@@ -20,6 +20,13 @@
 //                     not flipped, so two reads through it never cancel); what is
 //                     written through it arrives as written
 //
+// Two more name how a READ is walked, as a GPU module walks a small set on every compute
+// unit (VRB_OUTPUT_WHOLE_SET_PER_UNIT); the sums stay right, only the flag tells:
+//
+//   per-unit-reads    a READ not asked as one read (VRB_OPERATION_ONE_READ) is walked
+//                     on every unit; one asked so is read once
+//   one-read-unknown  every READ is walked on every unit, asked as one read or not
+//
 // VRAMBENCH_LIE_LOG names a file the module appends each distinct lie to, in the words a
 // probe's verification uses, so a test can demand the exact address and both values:
 //   "byte 0x1ffc: 0x12345778, expected 0x12345678"   a lane or byte it spoiled
@@ -77,12 +84,14 @@ enum class Lie {
     second_direction,
     peer_copy,
     idle_transfer,
-    import
+    import,
+    per_unit_reads,
+    one_read_unknown
 };
 
 Lie read_lie()
 {
-    static constexpr std::array<std::pair<const char *, Lie>, 16> names{{{"checksum", Lie::checksum},
+    static constexpr std::array<std::pair<const char *, Lie>, 18> names{{{"checksum", Lie::checksum},
                                                                          {"copy", Lie::copy},
                                                                          {"scale", Lie::scale},
                                                                          {"add", Lie::add},
@@ -97,7 +106,9 @@ Lie read_lie()
                                                                          {"second-direction", Lie::second_direction},
                                                                          {"peer-copy", Lie::peer_copy},
                                                                          {"idle-transfer", Lie::idle_transfer},
-                                                                         {"import", Lie::import}}};
+                                                                         {"import", Lie::import},
+                                                                         {"per-unit-reads", Lie::per_unit_reads},
+                                                                         {"one-read-unknown", Lie::one_read_unknown}}};
     const char *text = std::getenv("VRAMBENCH_LIE");
     if (!text || !*text) return Lie::none;
     for (const auto &[name, lie] : names)
@@ -248,10 +259,17 @@ class LiarDevice {
         out.mismatches = answer.mismatches;
         out.first_mismatch = answer.first_mismatch;
         if (VRB_FITS(out, passes)) out.passes = passes;
+        if (op.kind == VRB_OP_READ && walks_every_unit(op)) out.flags |= VRB_OUTPUT_WHOLE_SET_PER_UNIT;
     }
 
   private:
     bool lying(Lie lie) const { return shared_.lie == lie; }
+
+    bool walks_every_unit(const vrb_operation &op) const
+    {
+        const bool asked_once = vrb::plugin::operation_flags(op) & VRB_OPERATION_ONE_READ;
+        return lying(Lie::one_read_unknown) || (lying(Lie::per_unit_reads) && !asked_once);
+    }
 
     // Flips `bit` of lane `lane` from the operand's offset and says so.
     void spoil_lane(const vrb_operand &operand, uint64_t lane, uint32_t bit)

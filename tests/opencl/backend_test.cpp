@@ -128,6 +128,50 @@ TEST_F(OpenclBackend, AskedForTheGpuKernelsACpuDriverWalksASmallSetWholeOnEveryG
     EXPECT_EQ(cpu.passes, 2u);
 }
 
+// Past one wave the GPU kernels move every group's share on each pass (PASS_FIRST): the
+// reads still sum every element once a pass, the dot too, and a write's every lane is its
+// pattern, whatever the passes and the element width.
+TEST_F(OpenclBackend, TheGpuKernelsMovingTheirSharesOnEachPassStillCoverASetPastOneWaveOnceAPass)
+{
+    if (vrb::test::sanitized_build) GTEST_SKIP() << "run by the release build";
+    if (backend()->describe(0).type != VRB_DEVICE_CPU) GTEST_SKIP() << "the driver here is no CPU driver";
+    setenv("VRAMBENCH_OPENCL_KERNELS", "gpu", 1);
+    auto device = backend()->open(0);
+    unsetenv("VRAMBENCH_OPENCL_KERNELS");
+    const std::size_t lanes = 3 * 1000 * 1000 + 4; // past a wave of 8 groups of 256 a core
+    const auto x = random_lanes(lanes, 21), y = random_lanes(lanes, 22);
+    uint64_t sum = 0, dot = 0;
+    for (std::size_t i = 0; i < lanes; ++i) {
+        sum += x[i];
+        dot += uint32_t(x[i] * y[i]);
+    }
+    auto a = device->allocate(0, lanes * 4), b = device->allocate(0, lanes * 4), d = device->allocate(0, lanes * 4);
+    upload(*a, 0, x);
+    upload(*b, 0, y);
+    for (uint32_t element : {4u, 16u}) {
+        for (uint32_t passes : {1u, 3u, 10u}) {
+            SCOPED_TRACE(std::to_string(element) + "-byte elements, " + std::to_string(passes) + " passes");
+            vrb_operation read = vrb::make_operation(VRB_OP_READ, element, lanes * 4 / element);
+            read.src1 = {a->handle(), 0};
+            read.passes = passes;
+            const vrb_op_output got = device->run(read, 1).output;
+            EXPECT_FALSE(got.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+            EXPECT_EQ(got.checksum, sum);
+            vrb_operation product = read;
+            product.kind = VRB_OP_DOT;
+            product.src2 = {b->handle(), 0};
+            EXPECT_EQ(device->run(product, 1).output.checksum, dot);
+            upload(*d, 0, std::vector<uint32_t>(lanes, 0));
+            vrb_operation write = vrb::make_operation(VRB_OP_WRITE, element, lanes * 4 / element);
+            write.dst = {d->handle(), 0};
+            write.seed = 900 + passes;
+            write.passes = passes;
+            device->run(write, 1);
+            EXPECT_EQ(download(*d, 0, lanes), random_lanes(lanes, write.seed));
+        }
+    }
+}
+
 TEST_F(OpenclBackend, RefusesAnAllocationPastTheDevicesMemoryAsOutOfMemory)
 {
     auto device = backend()->open(0);

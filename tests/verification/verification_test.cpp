@@ -321,6 +321,32 @@ TEST(ImportLie, TheFirstReadOfImportedMemoryIsComparedWithWhatTheExporterWrote)
     }
 }
 
+TEST(FirstRead, IsAskedOfTheImporterAsOneReadAndRecordedSoWhereTheModuleHonoursTheAsk)
+{
+    // The module walks a READ on every unit unless it is asked as one read.
+    Liar liar("per-unit-reads");
+    const auto results = liar.run("interop.import", quick());
+    ASSERT_FALSE(results.empty());
+    for (const ProbeResult &r : results) {
+        SCOPED_TRACE(r.parameters.dump());
+        EXPECT_EQ(r.verification.status, Verification::Status::passed) << r.verification.detail;
+        EXPECT_EQ(r.extra.at("first_read"), "one read of the set");
+    }
+}
+
+TEST(FirstRead, ThatTheModuleWalkedOnEveryUnitIsRecordedSo)
+{
+    Liar liar("one-read-unknown");
+    const auto results = liar.run("interop.import", quick());
+    ASSERT_FALSE(results.empty());
+    for (const ProbeResult &r : results) {
+        SCOPED_TRACE(r.parameters.dump());
+        // Still verified: the sum is right, only the time counts every unit's walk.
+        EXPECT_EQ(r.verification.status, Verification::Status::passed) << r.verification.detail;
+        EXPECT_EQ(r.extra.at("first_read"), "every unit walked the set");
+    }
+}
+
 TEST(ImportLie, BandwidthOnImportedMemoryIsVerifiedForEveryOperation)
 {
     Liar liar("import");

@@ -1,7 +1,8 @@
 // CHASE by device address (backends/vulkan/chase_links.hpp) on the machine's device,
 // lavapipe in CI, which offers buffer device addresses: which walk runs (the device's
 // vulkan.chase_walk property, and the module's log of each chase), where it ends, how it
-// reports a stray, and the walk of indices where it is asked for.
+// reports a stray, the walk of indices where it is asked for, and links made once for
+// each chain and what it holds, a lap walked untimed after they are made.
 #include "backend.hpp"
 
 #include "../chase_chains.hpp"
@@ -197,6 +198,83 @@ TEST(ChaseWalk, the_index_walk_runs_where_it_is_asked_for)
     expect_host_ends(d.device.get(), random_cycle(5000, 17), 192, {1, 9, 40001});
     EXPECT_TRUE(d.logged("CHASE walks the chain's indices")) << d.log();
     EXPECT_FALSE(d.logged("CHASE walks device addresses")) << d.log();
+}
+
+// How many times the module logged `words` since `from` messages in.
+std::size_t times_logged(const LoggedDevice &d, const std::string &words, std::size_t from = 0)
+{
+    std::size_t n = 0;
+    for (std::size_t i = from; i < d.messages.size(); ++i)
+        n += d.messages[i].find(words) != std::string::npos;
+    return n;
+}
+
+constexpr const char *kLinksMade = "CHASE made the links of its chain";
+constexpr const char *kWarmLap = "CHASE walks a lap untimed";
+
+// A chase of `steps` over the chain at `offset` of `buffer`, `runs` timed runs, as the
+// latency probe times a point: answers the end.
+uint64_t chase_point(vrb_device *device, vrb_buffer *buffer, uint64_t offset, uint64_t steps, uint32_t runs)
+{
+    vrb_operation op = vrb::make_operation(VRB_OP_CHASE, 4, steps);
+    op.src1 = {buffer, offset};
+    return run(device, op, runs).output.checksum;
+}
+
+TEST(ChaseLinksKept, a_points_warm_up_and_timed_runs_walk_links_made_once_after_one_untimed_lap)
+{
+    const ScopedEnv env("VRAMBENCH_VULKAN_CHASE", "addresses");
+    const LoggedDevice d;
+    ASSERT_TRUE(d.device);
+    if (!walks_addresses(d)) GTEST_SKIP() << "this device offers no buffer device addresses";
+    const std::vector<uint32_t> chain = random_cycle(5000, 17);
+    BufferPtr buffer = alloc(d.device.get(), 0, 64 + chain.size() * 4);
+    upload(buffer.get(), 64, chain);
+    EXPECT_EQ(chase_point(d.device.get(), buffer.get(), 64, 3000, 1), follow(chain, 3000)); // the warm-up
+    EXPECT_EQ(chase_point(d.device.get(), buffer.get(), 64, 3000, 3), follow(chain, 3000)); // the timed runs
+    EXPECT_EQ(chase_point(d.device.get(), buffer.get(), 64, 77, 3), follow(chain, 77));     // other steps
+    EXPECT_EQ(times_logged(d, kLinksMade), 1u) << "one chain, one content: one making of its links\n" << d.log();
+    EXPECT_EQ(times_logged(d, kWarmLap), 1u) << "only the call that made the links walks a lap untimed\n" << d.log();
+}
+
+TEST(ChaseLinksKept, a_new_chain_or_offset_or_a_write_into_the_chain_makes_the_links_again)
+{
+    const ScopedEnv env("VRAMBENCH_VULKAN_CHASE", "addresses");
+    const LoggedDevice d;
+    ASSERT_TRUE(d.device);
+    if (!walks_addresses(d)) GTEST_SKIP() << "this device offers no buffer device addresses";
+    vrb_device *device = d.device.get();
+    std::vector<uint32_t> chain = random_cycle(4096, 3);
+    BufferPtr buffer = alloc(device, 0, 2 * chain.size() * 4);
+    upload(buffer.get(), 0, chain);
+    chase_point(device, buffer.get(), 0, 1000, 1);
+    ASSERT_EQ(times_logged(d, kLinksMade), 1u) << d.log();
+
+    // The next point's chain, uploaded into the same buffer.
+    chain = random_cycle(4096, 11);
+    upload(buffer.get(), 0, chain);
+    EXPECT_EQ(chase_point(device, buffer.get(), 0, 1000, 1), follow(chain, 1000));
+    EXPECT_EQ(times_logged(d, kLinksMade), 2u) << d.log();
+
+    // The same bytes walked from another offset: another chain.
+    upload(buffer.get(), chain.size() * 4, chain);
+    const std::size_t before = d.messages.size();
+    EXPECT_EQ(chase_point(device, buffer.get(), chain.size() * 4, 1000, 1), follow(chain, 1000));
+    EXPECT_EQ(times_logged(d, kLinksMade, before), 1u) << d.log();
+
+    // An operation of this module writing the chain's buffer: a COPY of a chain of its
+    // own over the first one.
+    const std::vector<uint32_t> copied = random_cycle(4096, 29);
+    BufferPtr source = alloc(device, 0, copied.size() * 4);
+    upload(source.get(), 0, copied);
+    chase_point(device, buffer.get(), 0, 1000, 1); // links of the first chain, again
+    const std::size_t made = times_logged(d, kLinksMade);
+    vrb_operation copy = vrb::make_operation(VRB_OP_COPY, 4, copied.size());
+    copy.dst = {buffer.get(), 0};
+    copy.src1 = {source.get(), 0};
+    run(device, copy);
+    EXPECT_EQ(chase_point(device, buffer.get(), 0, 1000, 1), follow(copied, 1000));
+    EXPECT_EQ(times_logged(d, kLinksMade), made + 1) << d.log();
 }
 
 } // namespace

@@ -1,7 +1,10 @@
 // A working set below one wave of the device, on the device the machine has (lavapipe
-// in CI): every workgroup walks it whole, the run says so, and its passes count every
+// in CI): it is walked whole on every unit, the run says so, and its passes count every
 // workgroup's walk, so the core counts the bytes that moved; the answer is one pass's.
+// Past a wave every pass moves the shares on and still covers the set once.
 #include "backend.hpp"
+
+#include <vrambench/pattern.h>
 
 #include <gtest/gtest.h>
 
@@ -59,7 +62,8 @@ TEST(WholeSet, a_small_read_is_walked_by_every_workgroup_and_the_run_says_so)
 
 // VRAMBENCH_VULKAN_UNITS gives lavapipe a GPU's geometry: 5 units of 2048 invocations
 // hold 40 workgroups of 256 (lavapipe's own wave is 8 a thread), so a set of 1024 is
-// below one wave and walked whole by all 40.
+// below one wave and walked whole by one workgroup on each of the 5 units, as wide as
+// lavapipe allows (1024), as a GPU's would be.
 TEST(WholeSet, units_given_by_the_user_size_the_wave_as_a_gpus_would)
 {
     const ScopedEnv gpu("VRAMBENCH_VULKAN_SHADERS", "gpu"), width("VRAMBENCH_VULKAN_LOCAL_SIZE", "256");
@@ -79,7 +83,7 @@ TEST(WholeSet, units_given_by_the_user_size_the_wave_as_a_gpus_would)
     };
     const vrb_op_output given = read_once("5");
     EXPECT_TRUE(given.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
-    EXPECT_EQ(given.passes, 2u * 40) << "two passes by each of 40 workgroups";
+    EXPECT_EQ(given.passes, 2u * 5) << "two passes by each of 5 workgroups, one a unit";
     EXPECT_EQ(given.checksum, want);
 }
 
@@ -157,6 +161,81 @@ TEST(WholeSet, a_shared_out_set_whose_shares_move_on_each_pass_still_reads_and_c
                 ASSERT_EQ(got[i], 5 * data[i]) << "element " << i << ", " << passes << " passes";
         }
     }
+}
+
+// A device opened with a GPU's shaders, `units` units and workgroups of `local_size`.
+struct GivenGeometry {
+    ScopedEnv gpu, width, given;
+    ContextPtr context;
+    DevicePtr device;
+    GivenGeometry(const char *units, const char *local_size)
+        : gpu("VRAMBENCH_VULKAN_SHADERS", "gpu"), width("VRAMBENCH_VULKAN_LOCAL_SIZE", local_size),
+          given("VRAMBENCH_VULKAN_UNITS", units), context(open_context()), device(open_device(context.get()))
+    {
+    }
+};
+
+// WRITE's lanes against the host's random pattern; the first wrong one, or -1.
+int64_t first_unwritten(vrb_buffer *dst, uint64_t lanes, uint32_t seed)
+{
+    const std::vector<uint32_t> got = download<uint32_t>(dst, 0, lanes);
+    for (uint64_t i = 0; i < lanes; ++i)
+        if (got[i] != vrb_pattern_random(i, seed)) return static_cast<int64_t>(i);
+    return -1;
+}
+
+TEST(WholeSet, a_shared_out_write_whose_shares_move_on_each_pass_writes_every_lane_its_pattern)
+{
+    // A pass moves on by 8 workgroups: of 256 or 8 invocations that is whole pattern
+    // blocks of 64 lanes and the shader keeps its places; of 4 it is not, and the
+    // shader hashes every lane instead.
+    for (const char *local_size : {"256", "8", "4"}) {
+        SCOPED_TRACE(std::string("workgroups of ") + local_size);
+        const GivenGeometry g("2", local_size);
+        ASSERT_TRUE(g.device);
+        for (uint32_t element : {4u, 16u}) {
+            const uint64_t count = 200'003 * 4 / element;
+            BufferPtr dst = alloc(g.device.get(), device_kind(g.device.get()), count * element);
+            upload(dst.get(), 0, std::vector<uint32_t>(count * element / 4, 0));
+            for (uint32_t passes : {1u, 3u, 10u}) {
+                vrb_operation write = operation(VRB_OP_WRITE, count, passes);
+                write.element_bytes = element;
+                write.seed = 0x5eed + passes;
+                write.dst = {dst.get(), 0};
+                const RunResult r = run(g.device.get(), write);
+                EXPECT_FALSE(r.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+                EXPECT_EQ(first_unwritten(dst.get(), count * element / 4, write.seed), -1)
+                    << element << "-byte elements, " << passes << " passes";
+            }
+        }
+    }
+}
+
+TEST(WholeSet, one_workgroup_a_unit_copies_and_writes_a_small_set_whole)
+{
+    const GivenGeometry g("3", "256");
+    ASSERT_TRUE(g.device);
+    vrb_device *device = g.device.get();
+    const uint64_t count = 5000; // below the wave of 3 units x 8 workgroups of 256
+    std::vector<uint32_t> data(count);
+    std::iota(data.begin(), data.end(), 11u);
+    BufferPtr src = alloc(device, device_kind(device), count * 4);
+    BufferPtr dst = alloc(device, device_kind(device), count * 4);
+    upload(src.get(), 0, data);
+    upload(dst.get(), 0, std::vector<uint32_t>(count, 0));
+    vrb_operation copy = operation(VRB_OP_COPY, count, 3);
+    copy.src1 = {src.get(), 0};
+    copy.dst = {dst.get(), 0};
+    const RunResult copied = run(device, copy);
+    EXPECT_TRUE(copied.output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+    EXPECT_EQ(copied.output.passes, 3u * 3) << "three passes by each of 3 workgroups, one a unit";
+    EXPECT_EQ(download<uint32_t>(dst.get(), 0, count), data);
+
+    vrb_operation write = operation(VRB_OP_WRITE, count, 3);
+    write.seed = 77;
+    write.dst = {dst.get(), 0};
+    EXPECT_EQ(run(device, write).output.passes, 3u * 3);
+    EXPECT_EQ(first_unwritten(dst.get(), count, write.seed), -1);
 }
 
 } // namespace

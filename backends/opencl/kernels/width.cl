@@ -23,6 +23,9 @@ ulong FN(lane_total)(ELEM t, ELEM h)
 
 // READ, DOT and STRIDED_READ: the total runs on over every pass and the answer is the
 // last pass's share of it, so no pass is dead code nor a repeat a compiler could hoist.
+// Four elements a trip, all loaded before any is added: a work-item's share of a set in
+// L2, shared out over a full wave, is a few elements a pass, and one load at a time would
+// wait out the L2's latency at every element.
 #define REDUCTION(NAME, VALUE)                                                                                 \
     kernel void FN(NAME)(STREAM_ARGS)                                                                          \
     {                                                                                                          \
@@ -31,10 +34,22 @@ ulong FN(lane_total)(ELEM t, ELEM h)
         ulong total = 0, before_last = 0;                                                                      \
         for (uint p = 0u; p < PASS_COUNT; ++p) {                                                               \
             if (p + 1u == PASS_COUNT) before_last = total;                                                     \
-            for (ulong i = PASS_FIRST(p); i < walk_end;) {                                                     \
-                uint n = (uint)min((ulong)CHUNK, (walk_end - i - 1) / walk_step + 1);                          \
+            for (ulong at = PASS_FIRST(p); at < walk_end;) {                                                   \
+                uint n = (uint)min((ulong)CHUNK, (walk_end - at - 1) / walk_step + 1);                         \
                 ELEM t = 0, h = 0;                                                                             \
-                for (; n > 0u; --n, i += walk_step) {                                                          \
+                for (; n >= 4u; n -= 4u, at += 4u * walk_step) {                                               \
+                    ELEM v[4];                                                                                 \
+                    for (uint k = 0u; k < 4u; ++k) {                                                           \
+                        const ulong i = at + k * walk_step;                                                    \
+                        v[k] = VALUE;                                                                          \
+                    }                                                                                          \
+                    for (uint k = 0u; k < 4u; ++k) {                                                           \
+                        t += v[k];                                                                             \
+                        h += v[k] >> 16;                                                                       \
+                    }                                                                                          \
+                }                                                                                              \
+                for (; n > 0u; --n, at += walk_step) {                                                         \
+                    const ulong i = at;                                                                        \
                     const ELEM v = VALUE;                                                                      \
                     t += v;                                                                                    \
                     h += v >> 16;                                                                              \
@@ -180,8 +195,11 @@ kernel void FN(fill)(STREAM_ARGS)
     barrier(CLK_LOCAL_MEM_FENCE);
     STREAM_WALK;
     const bool random = pattern >= VRB_PATTERN_RANDOM;
+    // Each pass starts where PASS_FIRST says, as the reading kernels' do: a write sweep's
+    // set shared out over the device is written by another unit each pass and reaches
+    // the L2, as a read sweep's is read from it.
     for (uint p = 0u; p < PASS_COUNT; ++p)
-        for (ulong i = walk_first; i < walk_end; i += walk_step) {
+        for (ulong i = PASS_FIRST(p); i < walk_end; i += walk_step) {
             const ulong lane = first_lane + i * WIDTH;
             ELEM v;
             if (random) {

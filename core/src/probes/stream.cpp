@@ -115,8 +115,9 @@ class StreamProbe final : public Probe {
             op.src1 = {src.handle(), 0};
             const PointTiming t = time_point(ctx.device, op, plan.warmups, plan.reps, 3 * stream_least_run_seconds);
             ProbeResult point = make_result(ctx, "bandwidth.stream");
-            set_bandwidth(point, t.timing, bytes_moved(VRB_OP_TRANSFER, 1, plan.bytes).total() * t.passes, ctx,
-                          2 * plan.bytes);
+            // The traffic table counts a TRANSFER's bytes once; the copy read them and wrote them.
+            const uint64_t traffic = 2 * bytes_moved(VRB_OP_TRANSFER, 1, plan.bytes).total();
+            set_bandwidth(point, t.timing, traffic * t.passes, ctx, 2 * plan.bytes);
             const Mismatches m = compare_buffer(dst, 0, lanes, expect_pattern(VRB_PATTERN_RANDOM, stream_seed_b));
             if (m.count) {
                 j["error"] = fmt::format("{} of {} lanes wrong after the API's copy", m.count, lanes);
