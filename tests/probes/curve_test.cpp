@@ -55,16 +55,22 @@ TEST(Curve, IsNotVerifiedWithoutPoints)
     EXPECT_EQ(r.verification.status, vrb::Verification::Status::unverified);
 }
 
-TEST(Curve, NamesItsLowestFigureAndItsX)
+TEST(Curve, NamesItsSlowestAndItsLastFigureWithTheirXAndIndex)
 {
     vrb::Curve curve("offset_bytes", "bytes");
-    EXPECT_EQ(curve.lowest().second, nullptr);
+    EXPECT_EQ(curve.headline(vrb::analysis::HeadlineRule::slowest).point, nullptr);
     curve.add(0, verified_point(30));
     curve.add(4, verified_point(10));
-    curve.add(8, failed_point()); // no figure: never the lowest
+    curve.add(8, failed_point()); // no figure: never the headline
     curve.add(256, verified_point(29));
-    const auto [x, lowest] = curve.lowest();
-    ASSERT_NE(lowest, nullptr);
-    EXPECT_EQ(x, 4);
-    EXPECT_EQ(*lowest->value, 10);
+    curve.add(260, failed_point());
+    const vrb::Curve::Headline slowest = curve.headline(vrb::analysis::HeadlineRule::slowest);
+    ASSERT_NE(slowest.point, nullptr);
+    EXPECT_EQ(slowest.x, 4);
+    EXPECT_EQ(slowest.index, 1u);
+    EXPECT_EQ(*slowest.point->value, 10);
+    const vrb::Curve::Headline last = curve.headline(vrb::analysis::HeadlineRule::last);
+    ASSERT_NE(last.point, nullptr);
+    EXPECT_EQ(last.x, 256);
+    EXPECT_EQ(last.index, 3u);
 }

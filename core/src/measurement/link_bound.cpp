@@ -46,21 +46,27 @@ bool is_past_link(double gb_per_s, double rate, double directions)
     return gb_per_s > rate * directions * (1 + kLinkTolerance);
 }
 
+std::optional<std::string> link_suspicion(double gb_per_s, const DeviceRecord &device, double directions,
+                                          std::string_view what)
+{
+    const auto link = host_link(device);
+    if (!link || !is_past_link(gb_per_s, link->gb_per_s, directions)) return std::nullopt;
+    const std::string carries = directions == 1
+                                    ? fmt::format("{:.1f} GB/s per direction", link->gb_per_s)
+                                    : fmt::format("{:g} x {:.1f} GB/s per direction", directions, link->gb_per_s);
+    return fmt::format("{:.1f} GB/s ({}) is above what the {} carries, {}: these bytes move between host memory and "
+                       "the device, so they did not cross the link in the timed runs; the driver likely kept a "
+                       "device-side copy of the host memory",
+                       gb_per_s, what, link->text, carries);
+}
+
 void check_link_bound(ProbeResult &result, const DeviceRecord &device, double directions, std::string_view what)
 {
     if (!result.value) return;
     if (result.status != ProbeResult::Status::ok && result.status != ProbeResult::Status::suspect) return;
-    const auto link = host_link(device);
-    if (!link || !is_past_link(*result.value, link->gb_per_s, directions)) return;
-    const std::string carries = directions == 1
-                                    ? fmt::format("{:.1f} GB/s per direction", link->gb_per_s)
-                                    : fmt::format("{:g} x {:.1f} GB/s per direction", directions, link->gb_per_s);
-    std::string sentence =
-        fmt::format("{:.1f} GB/s ({}) is above what the {} carries, {}: these bytes move between host memory and "
-                    "the device, so they did not cross the link in the timed runs; the driver likely kept a "
-                    "device-side copy of the host memory",
-                    *result.value, what, link->text, carries);
-    if (result.status == ProbeResult::Status::suspect && result.error) sentence += "; " + *result.error;
+    std::optional<std::string> sentence = link_suspicion(*result.value, device, directions, what);
+    if (!sentence) return;
+    if (result.status == ProbeResult::Status::suspect && result.error) *sentence += "; " + *result.error;
     result.status = ProbeResult::Status::suspect;
     result.error = std::move(sentence);
 }

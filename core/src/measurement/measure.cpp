@@ -43,6 +43,17 @@ bool is_suspect(double gb_per_s, std::optional<double> peak, uint64_t footprint,
     return footprint == 0 || last_level == 0 || footprint / kSuspectCacheMultiple >= last_level;
 }
 
+std::optional<std::string> peak_suspicion(double gb_per_s, const DeviceRecord &device, uint64_t footprint)
+{
+    const PeakChoice peak = device.peak();
+    const uint64_t llc = device.last_level_cache_bytes();
+    if (!is_suspect(gb_per_s, peak.gb_per_s, footprint, llc)) return std::nullopt;
+    return fmt::format("{:.1f} GB/s over {} is above the {} peak of {:.1f} GB/s: past the {} last-level cache's {}x, "
+                       "only memory compression or a miscounted figure beats it",
+                       gb_per_s, footprint ? format_size(footprint) : std::string("a working set"), peak.source,
+                       *peak.gb_per_s, llc ? format_size(llc) : std::string("(unknown)"), kSuspectCacheMultiple);
+}
+
 Timing time_operation(Device &device, const vrb_operation &op, uint32_t warmups, uint32_t repetitions)
 {
     if (warmups > 0) device.run(op, warmups);
@@ -74,18 +85,12 @@ void set_bandwidth(ProbeResult &r, const Timing &timing, uint64_t bytes, const P
     r.statistics = summarize(r.samples);
     r.value = pick(*r.statistics, ctx.options.estimator);
     const PeakChoice peak = ctx.record.peak();
-    if (peak.gb_per_s) {
-        r.efficiency = *r.value / *peak.gb_per_s;
-        const uint64_t llc = ctx.record.last_level_cache_bytes();
-        if (r.status == ProbeResult::Status::ok && is_suspect(*r.value, peak.gb_per_s, footprint, llc)) {
+    if (peak.gb_per_s) r.efficiency = *r.value / *peak.gb_per_s;
+    if (r.status == ProbeResult::Status::ok)
+        if (auto sentence = peak_suspicion(*r.value, ctx.record, footprint)) {
             r.status = ProbeResult::Status::suspect;
-            r.error =
-                fmt::format("{:.1f} GB/s over {} is above the {} peak of {:.1f} GB/s: past the {} last-level "
-                            "cache's {}x, only memory compression or a miscounted figure beats it",
-                            *r.value, footprint ? format_size(footprint) : std::string("a working set"), peak.source,
-                            *peak.gb_per_s, llc ? format_size(llc) : std::string("(unknown)"), kSuspectCacheMultiple);
+            r.error = std::move(sentence);
         }
-    }
 }
 
 } // namespace vrb

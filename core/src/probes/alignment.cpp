@@ -18,22 +18,14 @@ namespace {
 constexpr uint32_t alignment_seed_src = 0x5801, alignment_seed_write = 0x5901;
 constexpr uint32_t alignment_width = 4; // offsets are multiples of the element: 4-byte steps
 
-// The headline is the slowest offset, not the last (256 bytes, aligned again), so a
-// misaligned copy at a third of the aligned rate is the figure a reader sees; the
-// aligned figure (offset 0) stands beside it.
+// The headline is the slowest offset (analysis/headline.hpp), with the aligned figure
+// (offset 0) beside it.
 void headline_the_slowest(ProbeResult &r, const Curve &curve)
 {
-    const auto [offset, slowest] = curve.lowest();
-    if (!slowest) return;
-    take_figure(r, *slowest);
-    r.extra["headline"] = "the slowest offset";
-    r.extra["headline_offset_bytes"] = offset;
-    for (const auto &point : r.extra["curve"]["points"])
-        if (point.value("offset_bytes", -1.0) == 0 && point["value"].is_number()) {
-            const double aligned = point["value"].get<double>();
-            r.extra["aligned_gb_per_s"] = aligned;
-            if (aligned > 0) r.extra["slowest_to_aligned"] = *slowest->value / aligned;
-        }
+    const Curve::Headline slowest = curve.headline(analysis::headline_rule(r.probe));
+    if (!slowest.point) return;
+    take_figure(r, *slowest.point);
+    analysis::headline_extras(r.probe, r.parameters, slowest.index, r.extra);
 }
 
 class AlignmentProbe final : public Probe {

@@ -198,12 +198,14 @@ void take_figure(ProbeResult &r, const ProbeResult &point)
     r.efficiency = point.efficiency;
 }
 
-std::pair<double, const ProbeResult *> Curve::lowest() const
+Curve::Headline Curve::headline(analysis::HeadlineRule rule) const
 {
-    std::pair<double, const ProbeResult *> out{0, nullptr};
-    for (const auto &[x, p] : points_)
-        if (p.value && *p.value > 0 && (!out.second || *p.value < *out.second->value)) out = {x, &p};
-    return out;
+    std::vector<std::optional<double>> figures;
+    for (const auto &point : points_)
+        figures.push_back(point.second.value);
+    const auto i = analysis::headline_point(figures, rule);
+    if (!i) return {};
+    return {points_[*i].first, &points_[*i].second, *i};
 }
 
 void Curve::add(double x, const ProbeResult &point, nlohmann::json detail)
@@ -217,7 +219,6 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
 {
     nlohmann::json points = nlohmann::json::array();
     std::vector<CurvePoint> curve;
-    const ProbeResult *last = nullptr;
     std::size_t passed = 0, waived = 0;
     std::string first_waived;
     for (std::size_t i = 0; i < points_.size(); ++i) {
@@ -233,10 +234,7 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
         j["status"] = to_string(p.status);
         if (p.error) j["error"] = *p.error;
         points.push_back(std::move(j));
-        if (p.value && *p.value > 0) {
-            curve.push_back({x, *p.value});
-            last = &p;
-        }
+        if (p.value && *p.value > 0) curve.push_back({x, *p.value});
         if (p.verification.status == Verification::Status::passed) ++passed;
         if (p.status == ProbeResult::Status::waived && waived++ == 0 && p.error)
             first_waived = fmt::format("at {} {}: {}", x_name_, x, *p.error);
@@ -250,6 +248,7 @@ ProbeResult Curve::finish(ProbeResult r, const std::vector<CacheReach> *caches, 
             r.error = fmt::format("at {} {}: {}", x_name_, x, p.error.value_or("failed"));
         }
     }
+    const ProbeResult *last = headline(analysis::HeadlineRule::last).point;
     if (last) take_figure(r, *last);
     if (r.verification.status != Verification::Status::failed) {
         if (!points_.empty() && passed == points_.size())

@@ -5,6 +5,7 @@
 
 #include "chain.hpp"
 
+#include <vrambench/core/analysis/headline.hpp>
 #include <vrambench/core/measurement/measure.hpp>
 #include <vrambench/core/measurement/plateaus.hpp>
 #include <vrambench/core/planning/plan.hpp>
@@ -70,7 +71,8 @@ class Curve {
     bool empty() const { return points_.empty(); }
 
     // The curve as one result: every point in extra.points; value, samples and
-    // statistics those of the last point (the largest x); verification passed only
+    // statistics those of its headline point (the largest x with a figure; a probe whose
+    // rule is another takes its own after); verification passed only
     // when every point passed. With `caches`, plateaus are found and named; the last
     // is memory when `reach` (the largest footprint; the largest x when 0) is past 4 x
     // the largest cache, or when the curve grew until its figure `settled` (growth.hpp).
@@ -78,9 +80,14 @@ class Curve {
     ProbeResult finish(ProbeResult skeleton, const std::vector<CacheReach> *caches, double reach = 0,
                        bool settled = false, std::span<const TlbReach> tlbs = {}) const;
 
-    // The point of least figure (a bandwidth curve's worst) and its x; nullptr where no
-    // point has a figure.
-    std::pair<double, const ProbeResult *> lowest() const;
+    // The point `rule` headlines the curve by (analysis/headline.hpp), its x and its index
+    // among the points; point nullptr where no point has a figure.
+    struct Headline {
+        double x = 0;
+        const ProbeResult *point = nullptr;
+        std::size_t index = 0;
+    };
+    Headline headline(analysis::HeadlineRule rule) const;
 
   private:
     std::string x_name_, x_unit_;

@@ -215,13 +215,9 @@ class TransferProbe final : public Probe {
             }
             ProbeResult finished = curve.finish(std::move(r), nullptr);
             if (route.host) check_link_bound(finished, ctx.record, route.both ? 2 : 1, route.name);
-            // Within the device a copy reads and writes the device's memory: beside the bytes
-            // counted once (comparable with every set before), the traffic, counted as
-            // bandwidth.stream counts COPY.
-            if (!route.host && finished.value) {
-                finished.extra["traffic_gb_per_s"] = 2 * *finished.value;
-                finished.extra["traffic_counted"] = "bytes read plus bytes written, as bandwidth.stream counts COPY";
-            }
+            // A copy within the device has its traffic beside it (analysis/headline.hpp).
+            if (const Curve::Headline headline = curve.headline(analysis::headline_rule(id())); headline.point)
+                analysis::headline_extras(id(), finished.parameters, headline.index, finished.extra);
             ctx.emit(std::move(finished));
         }
     }

@@ -40,6 +40,13 @@ double link_directions(const Traffic &traffic);
 // Whether `gb_per_s` is past `directions` x `rate` with kLinkTolerance to spare.
 bool is_past_link(double gb_per_s, double rate, double directions);
 
+// The sentence a figure of `gb_per_s` is marked suspect with when it is past the device's
+// host link in `directions` directions (`what` names the figure); none where it is not, or
+// the device has no such link. check_link_bound marks a live result by it and `vrambench
+// analyze` a stored one.
+std::optional<std::string> link_suspicion(double gb_per_s, const DeviceRecord &device, double directions,
+                                          std::string_view what);
+
 // Marks `result` suspect when its value is past the device's host link (host_link) in
 // `directions` directions: the caller says that the result's bytes all cross the link.
 // `what` names the figure in the sentence set in `error` ("host-to-device pinned", "read

@@ -35,6 +35,12 @@ inline constexpr uint64_t kSuspectCacheMultiple = 2;
 // footprint as past it.
 bool is_suspect(double gb_per_s, std::optional<double> peak, uint64_t footprint, uint64_t last_level);
 
+// The sentence a figure over `footprint` bytes (0: unknown) is marked suspect with when
+// is_suspect holds against the device's peak and last-level cache; none when it does not,
+// or when the device has no peak. set_bandwidth marks a live result by it and
+// `vrambench analyze` a stored one, so both say the same of the same figure.
+std::optional<std::string> peak_suspicion(double gb_per_s, const DeviceRecord &device, uint64_t footprint);
+
 // Refuses a run a backend answered with a duration that is zero, negative or not
 // finite, or without saying which timer timed it: RunError naming the backend.
 void check_timing(const std::vector<double> &seconds, const vrb_op_output &output, std::string_view backend);
