@@ -150,6 +150,9 @@ TEST(Cli, AQuickRunWritesAResultSetThatValidates)
         EXPECT_EQ(result["verification"]["status"], "passed") << result.dump();
         EXPECT_GT(result["value"].get<double>(), 0);
         EXPECT_EQ(result["samples"].size(), result["seconds"].size());
+        // What the estimate counted for each point's warm-up, so the run's work can be
+        // estimated again as it ran: none on a CPU.
+        EXPECT_EQ(result["extra"]["wall_time"]["warm_seconds_per_point"], 0.0) << result["extra"].dump();
     }
     const auto v = vrambench({"validate", file.string()});
     EXPECT_EQ(v.exit_code, 0) << v.err;

@@ -2,6 +2,7 @@
 // device-wide and per heap. Nothing is measured here: these are the figures the other
 // capacity probes are set against. The device record keeps the figures from when the
 // device was opened; free memory may have moved since.
+#include "capacity_budget.hpp"
 #include "capacity_probes.hpp"
 
 #include <vrambench/core/measurement/buffer_pool.hpp>
@@ -22,11 +23,18 @@ class CapacityReportProbe final : public Probe {
         return "total and free memory as the API reports them, device-wide and per memory heap";
     }
 
-    ProbePlan plan(const DeviceRecord &, const ProbeOptions &) const override
+    ProbePlan plan(const DeviceRecord &device, const ProbeOptions &options) const override
     {
         ProbePlan p;
         p.reason = "budget";
         p.size_rule = "what the API reports; nothing is allocated";
+        // The pool's idle buffers are given back first: at most what the run may hold of
+        // the device's memory, the capacity budget.
+        try {
+            p.cost.released_bytes = static_cast<double>(plan_capacity_budget(device, options).bytes);
+        } catch (const Error &) {
+            // No memory figure and no --memory-limit: nothing bounds it, and it is left out.
+        }
         return p;
     }
 

@@ -1,6 +1,7 @@
 #include "pair_plans.hpp"
 
 #include "curve_plan.hpp"
+#include "interop_pairs.hpp"
 #include "probe_plans.hpp"
 #include "stream_plan.hpp"
 
@@ -24,11 +25,6 @@ std::string pairs_text(double pairs, std::string_view what)
     return fmt::format("costed for {} {}{}: each is found as the probe runs", pairs, what, pairs == 1 ? "" : "s");
 }
 
-PlannedRuns timed_point(double bytes, uint32_t warmups, uint32_t reps, double floor_seconds)
-{
-    return {static_cast<double>(warmups + reps), bytes, 0, 0, floor_seconds, calibration_runs};
-}
-
 } // namespace
 
 double pair_open_seconds(const DeviceRecord &device)
@@ -39,19 +35,25 @@ double pair_open_seconds(const DeviceRecord &device)
 ProbePlan plan_interop_bandwidth(const DeviceRecord &device, const ProbeOptions &options)
 {
     const StreamPlan s = plan_stream(device, options);
-    const double pairs = interop_pairs(options), bytes = static_cast<double>(s.bytes);
+    const double pairs = interop_pairs(options);
     ProbePlan p;
     p.reason = s.reason;
-    p.size_rule = s.size_rule + "; " + pairs_text(pairs, "partner backend");
-    p.sizes = {{"array_bytes", s.bytes}, {"pairs", pairs}, {"operations", {"read", "copy", "triad"}}};
+    p.size_rule = s.size_rule;
+    // As the run caps it by what the device shares in one allocation (its partners' bounds
+    // are found as it runs).
+    const uint64_t array =
+        interop::cap_to_shareable(interop::shareable_bytes(s.bytes / 16 * 16), 16, device, {}, p.size_rule);
+    const double bytes = static_cast<double>(array);
+    p.size_rule += "; " + pairs_text(pairs, "partner backend");
+    p.sizes = {{"array_bytes", array}, {"pairs", pairs}, {"operations", {"read", "copy", "triad"}}};
     if (pairs == 0) return p; // no partner: nothing allocated, nothing run
     // Three arrays of its own and three shared by the exporter, in this one process.
-    p.held_bytes = 6 * s.bytes;
+    p.held_bytes = 6 * array;
     p.cost.runs.push_back({2 * (1 + pairs), bytes, 0, 0, 0}); // the sources filled
     for (double side = 0; side < 1 + pairs; ++side)
         for (const uint32_t op : {VRB_OP_READ, VRB_OP_COPY, VRB_OP_TRIAD}) {
-            const double moved = static_cast<double>(bytes_moved(op, 16, s.bytes / 16).total());
-            p.cost.runs.push_back(timed_point(moved, s.warmups, s.reps, 1e-3));
+            const double moved = static_cast<double>(bytes_moved(op, 16, array / 16).total());
+            p.cost.runs.push_back(timed_point_runs(moved, s.reps, 3 * stream_least_run_seconds));
             p.cost.host_bytes += bytes; // the answer checked
         }
     p.cost.fixed_seconds = pairs * pair_open_seconds(device); // each partner opened
@@ -85,10 +87,14 @@ ProbePlan plan_interop_import(const DeviceRecord &device, const ProbeOptions &op
     p.sizes = {{"array_bytes", sizes}, {"pairs", pairs}};
     if (pairs == 0 || sizes.empty()) return p;
     p.held_bytes = sizes.back();
+    const uint64_t most = interop::max_shared_bytes(device.info);
     for (const uint64_t x : sizes) {
+        if (most && x > most) continue; // refused at its allocation: the device shares no more in one
         const double b = static_cast<double>(x);
-        p.cost.runs.push_back({2 * reps * pairs, b, 0, 0, 0}); // filled by the exporter, read by the importer
-        p.cost.first_touch_bytes += reps * pairs * b;          // a fresh allocation each repetition
+        // A fresh allocation each repetition, first touched by the exporter's fill; the
+        // importer's first read is the run.
+        p.cost.runs.push_back({reps * pairs, b, 0, 0, 0});
+        p.cost.first_touch_bytes += reps * pairs * b;
     }
     p.cost.fixed_seconds = pairs * pair_open_seconds(device);
     return p;
@@ -122,8 +128,8 @@ ProbePlan plan_peer_bandwidth(const DeviceRecord &device, const ProbeOptions &op
     p.held_bytes = 2 * sizes.back(); // this device's side of both legs
     for (const double directions : {1.0, 2.0})
         for (const uint64_t x : sizes)
-            p.cost.runs.push_back(timed_point(peers * 2 * directions * static_cast<double>(x), plan.warmups, plan.reps,
-                                              plan.target_seconds));
+            p.cost.runs.push_back(
+                timed_point_runs(peers * 2 * directions * static_cast<double>(x), plan.reps, plan.target_seconds));
     return p;
 }
 

@@ -15,12 +15,6 @@ namespace {
 
 constexpr double target = 1e-3; // pattern.vector and memory.kinds stretch runs to 1 ms
 
-// One point timed by time_point(): its runs, each moving `bytes`.
-PlannedRuns point(double bytes, uint32_t warmups, uint32_t reps, double floor_seconds)
-{
-    return {static_cast<double>(warmups + reps), bytes, 0, 0, floor_seconds, calibration_runs};
-}
-
 // Filling on the device: one run over `bytes`.
 PlannedRuns fill(double bytes)
 {
@@ -52,7 +46,7 @@ ProbePlan plan_stream_probe(const DeviceRecord &device, const ProbeOptions &opti
     for (uint32_t width : s.widths)
         for (uint32_t op : ops) {
             const double bytes = static_cast<double>(bytes_moved(op, width, s.bytes / width).total());
-            p.cost.runs.push_back(point(bytes, s.warmups, s.reps, 1.5 * stream_least_run_seconds));
+            p.cost.runs.push_back(timed_point_runs(bytes, s.reps, 1.5 * stream_least_run_seconds));
             p.cost.host_bytes += static_cast<double>(s.bytes); // the destination checked, or the sum made once
         }
     return p;
@@ -68,9 +62,9 @@ ProbePlan plan_vector_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.held_bytes = 2 * s.bytes;
     p.cost.runs.push_back(fill(static_cast<double>(s.bytes)));
     for (int width = 0; width < 3; ++width) {
-        p.cost.runs.push_back(point(static_cast<double>(s.bytes), s.warmups, s.reps, target));
+        p.cost.runs.push_back(timed_point_runs(static_cast<double>(s.bytes), s.reps, target));
         p.cost.runs.push_back(fill(static_cast<double>(s.bytes)));
-        p.cost.runs.push_back(point(2.0 * s.bytes, s.warmups, s.reps, target));
+        p.cost.runs.push_back(timed_point_runs(2.0 * s.bytes, s.reps, target));
         p.cost.host_bytes += 2.0 * s.bytes;
     }
     return p;
@@ -103,7 +97,7 @@ ProbePlan plan_sweep_probe(const DeviceRecord &device, const ProbeOptions &optio
     for (uint64_t x : costed) {
         const double bytes = static_cast<double>(x);
         for (int op = 0; op < 3; ++op)
-            p.cost.runs.push_back(point(bytes, c.warmups, c.reps, c.target_seconds));
+            p.cost.runs.push_back(timed_point_runs(bytes, c.reps, c.target_seconds));
         p.cost.runs.push_back(fill(bytes / 2)); // a copy's destination scrambled first
         p.cost.host_bytes += 3 * bytes;         // read's sum, write's and copy's lanes checked
     }
@@ -161,7 +155,7 @@ ProbePlan plan_stride_probe(const DeviceRecord &device, const ProbeOptions &opti
     for (uint64_t stride : strides) {
         const uint64_t count = stride_count(f.bytes, stride, 4, span / 4);
         p.cost.runs.push_back(
-            point(static_cast<double>(stride_footprint(count, stride, 4)), c.warmups, c.reps, c.target_seconds));
+            timed_point_runs(static_cast<double>(stride_footprint(count, stride, 4)), c.reps, c.target_seconds));
         p.cost.host_bytes += 4.0 * count; // the host's sum of the lanes read
     }
     return p;
@@ -181,9 +175,9 @@ ProbePlan plan_alignment_probe(const DeviceRecord &device, const ProbeOptions &o
     p.held_bytes = 2 * (array + offsets.back() + 4096); // a source and a destination, each with room to shift
     p.cost.runs.push_back(fill(bytes));
     for (std::size_t o = 0; o < offsets.size(); ++o) {
-        p.cost.runs.push_back(point(bytes, c.warmups, c.reps, c.target_seconds));
+        p.cost.runs.push_back(timed_point_runs(bytes, c.reps, c.target_seconds));
         p.cost.runs.push_back(fill(bytes));
-        p.cost.runs.push_back(point(2 * bytes, c.warmups, c.reps, c.target_seconds));
+        p.cost.runs.push_back(timed_point_runs(2 * bytes, c.reps, c.target_seconds));
         p.cost.host_bytes += 2 * bytes;
     }
     return p;
@@ -201,17 +195,19 @@ ProbePlan plan_gather_probe(const DeviceRecord &device, const ProbeOptions &opti
     p.sizes = {{"elements", n}, {"array_bytes", 4 * n}, {"index_bytes", 4 * n}, {"indices", {"sequential", "random"}}};
     p.held_bytes = 8 * n;
     p.cost.runs.push_back(fill(4 * elements));
-    p.cost.runs.push_back(point(8 * elements, c.warmups, c.reps, c.target_seconds));
+    p.cost.runs.push_back(timed_point_runs(8 * elements, c.reps, c.target_seconds));
     // Random indices pull a whole line for each 4-byte element once past the caches, and
     // each load waits on memory, but the loads are independent: a CPU core keeps several
-    // in flight (costed as 4: a 2-vCPU Xeon VM's host backend kept about 8, lavapipe 3,
+    // in flight (costed as 5: a 2-vCPU Xeon VM's host backend kept about 8, lavapipe 3,
     // PoCL 5), a GPU's compute unit many (costed as 64).
-    PlannedRuns random = point(4 * elements + line_bytes * elements, c.warmups, c.reps, c.target_seconds);
+    PlannedRuns random = timed_point_runs(4 * elements + line_bytes * elements, c.reps, c.target_seconds);
     const double units = std::max<uint32_t>(device.info.compute_units, 1);
-    random.memory_loads = elements / (device.info.type == VRB_DEVICE_CPU ? 4 * units : 64 * units);
+    random.memory_loads = elements / (device.info.type == VRB_DEVICE_CPU ? 5 * units : 64 * units);
     p.cost.runs.push_back(random);
-    // The host's sum, the indices made twice and uploaded twice; a shuffle costs ~8 x its bytes.
-    p.cost.host_bytes += 4 * elements + 2 * 2 * 4 * elements + 8 * 4 * elements;
+    // The host's sum, the indices made twice and uploaded twice; a shuffle costs ~12 x its
+    // bytes, a swap at a random place a cache miss (an H200's host took 0.55 s for the
+    // random indices of 31 M elements, its card 3 ms for their runs).
+    p.cost.host_bytes += 4 * elements + 2 * 2 * 4 * elements + 12 * 4 * elements;
     return p;
 }
 

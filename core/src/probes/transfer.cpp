@@ -136,8 +136,7 @@ class TransferProbe final : public Probe {
             p.cost.host_bytes += directions * largest; // the sources written through upload
             for (uint64_t x : sizes) {
                 const double bytes = static_cast<double>(x) * directions;
-                p.cost.runs.push_back({static_cast<double>(plan.warmups + plan.reps), bytes, 0, 0, plan.target_seconds,
-                                       calibration_runs});
+                p.cost.runs.push_back(timed_point_runs(bytes, plan.reps, plan.target_seconds));
                 p.cost.host_bytes += 2 * bytes; // the destinations filled first, then read back and checked
             }
         }

@@ -159,7 +159,10 @@ DeviceRunStatus run_device(const Backend &backend, uint32_t index, const std::ve
             if (!r.extra.is_object()) r.extra = nlohmann::json::object();
             r.extra["wall_time"] = {{"seconds", std::chrono::duration<double>(now - last).count()},
                                     {"probe_seconds", std::chrono::duration<double>(now - probe_started).count()},
-                                    {"probe_estimate_seconds", estimate}};
+                                    {"probe_estimate_seconds", estimate},
+                                    // What the estimate counts a GPU's points to run back to back
+                                    // before timing (time_point()), so the work is estimated again as it ran.
+                                    {"warm_seconds_per_point", throughput.warm_seconds_per_point}};
             last = now;
             watch.annotate(r);
             report(r);

@@ -32,6 +32,9 @@ struct PlannedRuns {
     // Runs that find the passes (time_point()): this many when a run is short, one when
     // a single pass already lasts 10 x floor_seconds.
     double calibration = 0;
+    // Bytes of one run a GPU moves over its host link rather than in its own memory (a
+    // kind in host memory), at Throughput::link_gb_per_s.
+    double link_bytes = 0;
 };
 
 struct Cost {
@@ -44,18 +47,31 @@ struct Cost {
     // Seconds that are no device's or host's work by bytes: a partner module opened for
     // a pair (pair_plans.hpp).
     double fixed_seconds = 0;
+    // Memory the run's pool holds idle and gives back before the probe (capacity.report).
+    double released_bytes = 0;
 };
 
+// What a device does per second, by what its record says (kind, API, peak): each figure
+// a physical cost the estimate counts, checked against recorded runs
+// (tests/unit/estimator_recorded_sets_test.cpp holds every probe within 2 x of its wall time).
 struct Throughput {
     double device_gb_per_s = 10; // what the device moves in memory
     double host_gb_per_s = 5;    // what the host fills, uploads and checks
     double seconds_per_run = 20e-6;
     double cache_load_ns = 5, memory_load_ns = 150;
-    // A CPU's page faults: with transparent huge pages asked for and defrag=madvise
-    // (Debian's default) the kernel compacts memory at the fault, and a first touch of
-    // 2 GiB ran at 0.28 GB/s on a 2-vCPU Zen 4 VM (1.9 GB/s on 4 KiB pages). 0: free,
-    // as a GPU's memory is backed when allocated.
+    // Memory allocated and touched for the first time. A CPU's page faults: the host
+    // module asks for transparent huge pages, whose faults zero 2 MiB at a time (a 2-vCPU
+    // Xeon VM's host first-touched 6 GB of pattern.stride's array in under 4 s; where the
+    // kernel must compact memory at the fault it is far slower: 0.28 GB/s on a Zen 4 VM);
+    // an OpenCL or Vulkan driver on the CPU allocates 4 KiB pages (PoCL's capacity probes
+    // wrote 2 GiB of fresh memory in 2.2-3.3 s). A GPU backs and maps its pages when it
+    // allocates: an H200 took 0.7 s to allocate and free its 140 GB.
     double first_touch_gb_per_s = 0.5;
+    // What the pool's idle buffers take to give back (unmapping what was faulted in 4 KiB
+    // pages: PoCL took 0.68 s); 0: free.
+    double release_gb_per_s = 0;
+    // A GPU's reads and writes of host memory over its link (memory.kinds' pinned kinds).
+    double link_gb_per_s = 25;
     // Back-to-back runs before a point's timed ones (time_point(), kGpuWarmSeconds on a
     // GPU), for each point whose passes are searched for (calibration > 0).
     double warm_seconds_per_point = 0;
@@ -68,8 +84,9 @@ struct Throughput {
 // Vulkan timed points at 500-700 MHz of its 1980 without it).
 inline constexpr double kGpuWarmSeconds = 0.05;
 
-// 70 % of the device's peak when one is known, else an assumed 10 GB/s; latencies and
-// per-run overheads assumed for a CPU or a GPU.
+// 70 % of the device's peak when one is known, else an assumed figure for what the
+// device is (a CPU through the host module, an OpenCL or a Vulkan driver on a CPU, a GPU);
+// latencies, per-run overheads, first touches and the host link likewise.
 Throughput assumed_throughput(const DeviceRecord &device);
 double estimate_seconds(const Cost &cost, const Throughput &throughput);
 
