@@ -104,3 +104,12 @@ TEST(FitBounds, JustPastEachBoundIsRefused)
     EXPECT_THROW(parse_fit_bytes("1024.001TiB", "--memory"), vrb::UsageError);
     EXPECT_EQ(parse_fit_bytes("1024TiB", "--memory"), most_memory_bytes);
 }
+
+// The fuzzer's find: 0.08 bytes is positive, but rounds to no byte at all.
+TEST(FitBounds, AMemoryThatRoundsToNoByteIsRefusedAndOneByteIsTaken)
+{
+    EXPECT_THROW(parse_fit_bytes(".08B", "--memory"), vrb::UsageError);
+    EXPECT_THROW(parse_fit_bytes("0.4B", "--memory"), vrb::UsageError);
+    EXPECT_EQ(parse_fit_bytes("0.5B", "--memory"), 1.0);
+    EXPECT_EQ(parse_fit_bytes("1B", "--memory"), 1.0);
+}

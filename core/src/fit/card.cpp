@@ -156,10 +156,11 @@ double parse_fit_bytes(std::string_view text, std::string_view flag)
     if (unit.empty() || unit == "k" || unit == "m" || unit == "g" || unit == "t")
         throw bad("give the unit whole: a bare number or G is either a decimal or a binary size");
     if (factor == 0) throw bad(fmt::format("unknown unit '{}'", unit));
-    value *= factor;
-    if (!(value > 0)) throw bad("must be positive");
-    if (value > most_memory_bytes) throw bad("past 1 PiB: not taken for a card's memory");
-    return std::round(value);
+    // Whole bytes: a size that rounds to none (".08B") is no memory at all.
+    const double bytes = std::round(value * factor);
+    if (!(bytes >= 1)) throw bad("must be at least one byte");
+    if (bytes > most_memory_bytes) throw bad("past 1 PiB: not taken for a card's memory");
+    return bytes;
 }
 
 std::optional<Figure> host_read_in_set(const json &set)
