@@ -162,19 +162,25 @@ DeviceRecord system_ram(uint64_t free_bytes)
 TEST(CapacityBudget, SystemRamGetsAQuarterOfItsFreeMemoryByDefaultAndSaysSo)
 {
     const CapacityBudget b = plan_capacity_budget(system_ram(20 * GiB), suite(Suite::full));
-    EXPECT_EQ(b.bytes, 5 * GiB);
+    // The share is a quarter; a thirty-second of it is kept for what the run holds beside
+    // its buffers.
+    EXPECT_EQ(b.bytes + b.host_reserve, 5 * GiB);
+    EXPECT_EQ(b.host_reserve, 160 * MiB);
     EXPECT_NE(b.rule.find("system RAM"), std::string::npos) << b.rule;
+    EXPECT_NE(b.rule.find("160 MiB is kept for what the run holds beside its buffers"), std::string::npos) << b.rule;
 }
 
 TEST(CapacityBudget, SystemRamGetsAtMost8GiBByDefault)
 {
-    EXPECT_EQ(plan_capacity_budget(system_ram(200 * GiB), suite(Suite::full)).bytes, 8 * GiB);
+    const CapacityBudget b = plan_capacity_budget(system_ram(200 * GiB), suite(Suite::full));
+    EXPECT_EQ(b.bytes + b.host_reserve, 8 * GiB);
 }
 
 TEST(CapacityBudget, SystemRamGetsAtMost2GiBInTheStandardSuiteAndSaysSo)
 {
     const CapacityBudget b = plan_capacity_budget(system_ram(200 * GiB), suite(Suite::standard));
-    EXPECT_EQ(b.bytes, 2 * GiB);
+    EXPECT_EQ(b.bytes + b.host_reserve, 2 * GiB);
+    EXPECT_EQ(b.host_reserve, 64 * MiB);
     EXPECT_NE(b.rule.find("2 GiB in the standard suite"), std::string::npos) << b.rule;
 }
 
@@ -188,6 +194,7 @@ TEST(CapacityBudget, MemoryLimitOfAllTheFreeReachesEverySystemRamByte)
     ProbeOptions o = suite(Suite::standard);
     o.memory_limit = parse_memory_limit("100%");
     EXPECT_EQ(plan_capacity_budget(system_ram(20 * GiB), o).bytes, 20 * GiB);
+    EXPECT_EQ(plan_capacity_budget(system_ram(20 * GiB), o).host_reserve, 0u) << "a limit is allocated as asked";
 }
 
 TEST(CapacityBudget, DeviceMemoryKeepsItsMarginRuleWithoutTheSystemRamCap)

@@ -136,7 +136,7 @@ DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe 
     DevicePlan plan = plan_device(device, probes, o);
     // System RAM first: what the run may hold of it is a limit, not a wish. Arrays are
     // capped (a quarter of the budget, then halves) until no probe holds more.
-    uint64_t ram_budget = 0, ram_cap = 0;
+    uint64_t ram_budget = 0, ram_reserve = 0, ram_cap = 0;
     std::string ram_rule;
     if (memory_is_system_ram(device) && !options.size) {
         try {
@@ -145,13 +145,14 @@ DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe 
             ProbeOptions share = options;
             if (share.suite == Suite::quick) share.suite = Suite::standard;
             const capacity::CapacityBudget b = capacity::plan_capacity_budget(device, share);
-            ram_budget = b.bytes;
+            ram_budget = b.bytes + b.host_reserve;
+            ram_reserve = b.host_reserve;
             ram_rule = b.rule;
         } catch (const Error &) {
             // No memory figure and no --memory-limit: the capacity probes say so as they run.
         }
-        for (uint64_t cap = ram_budget / 4 / (1u << 20) * (1u << 20);
-             ram_budget && plan.planned_peak_bytes > ram_budget && cap >= (1u << 20); cap /= 2) {
+        for (uint64_t cap = (ram_budget - ram_reserve) / 4 / (1u << 20) * (1u << 20);
+             ram_budget && plan.planned_peak_bytes + ram_reserve > ram_budget && cap >= (1u << 20); cap /= 2) {
             o.most_array_bytes = ram_cap = cap;
             plan = plan_device(device, probes, o);
         }
@@ -191,6 +192,7 @@ DevicePlan plan_within_budget(const DeviceRecord &device, std::span<const Probe 
     plan.most_array_bytes = cap ? cap : ram_cap;
     plan.most_run_seconds = run_seconds;
     plan.ram_budget_bytes = ram_budget;
+    plan.ram_reserve_bytes = ram_reserve;
     plan.ram_budget_rule = ram_rule;
     return plan;
 }
@@ -237,10 +239,11 @@ std::optional<nlohmann::json> ram_budget_json(const DevicePlan &plan)
 std::string ram_budget_text(const DevicePlan &plan)
 {
     if (!plan.ram_budget_bytes) return "no RAM budget: the device's memory is its own";
-    return fmt::format("RAM budget {} ({}): planned peak {}{}", format_size(plan.ram_budget_bytes),
+    return fmt::format("RAM budget {} ({}): planned peak {} of buffers{}", format_size(plan.ram_budget_bytes),
                        plan.ram_budget_rule, format_size(plan.planned_peak_bytes),
-                       plan.planned_peak_bytes > plan.ram_budget_bytes ? ", over it even with the smallest arrays"
-                                                                       : "");
+                       plan.planned_peak_bytes + plan.ram_reserve_bytes > plan.ram_budget_bytes
+                           ? ", over it even with the smallest arrays"
+                           : "");
 }
 
 std::string budget_text(const DevicePlan &plan)

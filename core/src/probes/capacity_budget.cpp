@@ -3,6 +3,7 @@
 #include <vrambench/core/error.hpp>
 #include <vrambench/core/measurement/sizes.hpp>
 #include <vrambench/core/modules/module_text.hpp>
+#include <vrambench/core/planning/plan.hpp>
 
 #include <fmt/format.h>
 
@@ -122,6 +123,15 @@ CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptio
         }
     }
     budget.bytes = round_to_granule(bytes);
+    // The default share only: a --memory-limit is what the capacity probes allocate, as
+    // asked (100% reaches every byte).
+    if (memory_is_system_ram(device) && !options.memory_limit) {
+        const uint64_t share = budget.bytes;
+        budget.host_reserve = std::min(share, round_to_granule(std::max(least_host_reserve, share / 32)));
+        budget.bytes = share - budget.host_reserve;
+        budget.rule += fmt::format(", of which {} is kept for what the run holds beside its buffers",
+                                   format_size(budget.host_reserve));
+    }
     return budget;
 }
 

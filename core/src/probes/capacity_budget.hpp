@@ -24,7 +24,13 @@ struct CapacityBudget {
     std::string free_source;               // which figure reported_free is
     uint64_t margin = 0;                   // left to others when no --memory-limit is given
     uint64_t bytes = 0;                    // the budget, a multiple of capacity_granule
-    std::string rule;                      // how bytes was chosen, in words
+    // On the machine's RAM (memory_is_system_ram): what the run holds there beside the
+    // buffers it allocates (the checks' read-back chunks, the page tables of the buffers,
+    // a CPU driver's own copies: lavapipe's worker held 9 MiB past a 512 MiB budget),
+    // kept out of `bytes`, so that bytes + host_reserve is the share of RAM the run may
+    // hold. 0 elsewhere.
+    uint64_t host_reserve = 0;
+    std::string rule; // how bytes was chosen, in words
 
     // budget_bytes, budget_rule and memory_kind, for a result's parameters.
     nlohmann::json parameters() const;
@@ -50,6 +56,9 @@ ProbePlan plan_capacity(const DeviceRecord &device, const ProbeOptions &options,
                         std::string_view what);
 
 // Multiples of capacity_granule, rounded down.
+// host_reserve: a thirty-second of the share, and at least this.
+inline constexpr uint64_t least_host_reserve = 16ull << 20;
+
 inline uint64_t round_to_granule(uint64_t bytes)
 {
     return bytes / capacity_granule * capacity_granule;

@@ -125,10 +125,14 @@ struct DevicePlan {
     // On a device whose memory is the machine's RAM (a CPU, or memory the API calls host
     // memory): what the whole run may hold of it (the capacity probes' budget, set by
     // --memory-limit) and how it was chosen; 0 elsewhere. planned_peak_bytes: the most any
-    // probe holds at once (ProbePlan::held_bytes), which the plan keeps within it.
+    // probe holds at once (ProbePlan::held_bytes), which the plan keeps within it less
+    // ram_reserve_bytes.
     uint64_t ram_budget_bytes = 0;
     std::string ram_budget_rule;
     uint64_t planned_peak_bytes = 0;
+    // Of ram_budget_bytes, what is kept for what the run holds beside its buffers
+    // (capacity::CapacityBudget::host_reserve): planned_peak_bytes + this <= the budget.
+    uint64_t ram_reserve_bytes = 0;
 };
 
 // Whether the device's memory is the machine's RAM: a CPU device, or one whose memory
