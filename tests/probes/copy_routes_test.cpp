@@ -7,6 +7,8 @@
 #include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/run/runner.hpp>
 
+#include "cache_model_runs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,50 +16,11 @@
 
 namespace {
 
-struct CopyingModel {
-    vrb::BackendEntry entry = vrb::open_backend(MOCK_CACHE_MODEL_PATH);
-    std::unique_ptr<vrb::Device> device;
-    vrb::DeviceRecord record;
-    CopyingModel()
-    {
-        if (entry.state != vrb::BackendEntry::State::available) return;
-        device = entry.backend->open(0);
-        record = vrb::describe_device(*entry.backend, device.get(), 0);
-    }
-};
-
-CopyingModel &copying_model()
-{
-    static CopyingModel m;
-    return m;
-}
-
-// VRAMBENCH_MOCK_COPY set for one scope (null: unset), read by the model at every run.
-class CopyEngineSetting {
-  public:
-    explicit CopyEngineSetting(const char *value)
-    {
-        if (value) ::setenv("VRAMBENCH_MOCK_COPY", value, 1);
-    }
-    ~CopyEngineSetting() { ::unsetenv("VRAMBENCH_MOCK_COPY"); }
-    CopyEngineSetting(const CopyEngineSetting &) = delete;
-    CopyEngineSetting &operator=(const CopyEngineSetting &) = delete;
-};
-
-// `id` on the model over 1 MiB (past its 1 MiB cache once a copy's two arrays count).
+// `id` on the model over 1 MiB (past its 1 MiB cache once a copy's two arrays count), its
+// copy engine as VRAMBENCH_MOCK_COPY says (null: unset).
 std::vector<vrb::ProbeResult> run_copying(std::string_view id, const char *copy)
 {
-    const CopyEngineSetting setting(copy);
-    CopyingModel &m = copying_model();
-    vrb::ProbeOptions options;
-    options.suite = vrb::Suite::quick;
-    options.size = 1 << 20;
-    std::vector<vrb::ProbeResult> results;
-    vrb::ProbeContext ctx{
-        *m.device, m.record, options, [&](vrb::ProbeResult r) { results.push_back(std::move(r)); }, {}};
-    for (const auto &p : vrb::all_probes())
-        if (p->id() == id) p->run(ctx);
-    return results;
+    return vrb::test::run_on_cache_model(id, {{"VRAMBENCH_MOCK_COPY", copy}});
 }
 
 std::vector<const vrb::ProbeResult *> stream_copies(const std::vector<vrb::ProbeResult> &results)
@@ -80,8 +43,8 @@ class CopyRoutes : public ::testing::Test {
   protected:
     void SetUp() override
     {
-        if (copying_model().entry.state != vrb::BackendEntry::State::available)
-            GTEST_SKIP() << "cache-model module unavailable: " << copying_model().entry.reason;
+        if (vrb::test::cache_model().entry.state != vrb::BackendEntry::State::available)
+            GTEST_SKIP() << "cache-model module unavailable: " << vrb::test::cache_model().entry.reason;
     }
 };
 

@@ -8,6 +8,8 @@
 #include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/run/runner.hpp>
 
+#include "cache_model_runs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -15,64 +17,20 @@
 
 namespace {
 
-// The cache-model module (tests/mock/cache_model_plugin.cpp): its runs report the page
-// size VRAMBENCH_MOCK_PAGE_BYTES names.
-struct PagedModel {
-    vrb::BackendEntry entry = vrb::open_backend(MOCK_CACHE_MODEL_PATH);
-    std::unique_ptr<vrb::Device> device;
-    vrb::DeviceRecord record;
-    PagedModel()
-    {
-        if (entry.state != vrb::BackendEntry::State::available) return;
-        device = entry.backend->open(0);
-        record = vrb::describe_device(*entry.backend, device.get(), 0);
-    }
-};
-
-PagedModel &paged_model()
-{
-    static PagedModel m;
-    return m;
-}
-
-// Sets an environment variable of the mock for one scope.
-class MockVariable {
-  public:
-    MockVariable(const char *name, const char *value) : name_(name)
-    {
-        if (value) ::setenv(name, value, 1);
-    }
-    ~MockVariable() { ::unsetenv(name_); }
-    MockVariable(const MockVariable &) = delete;
-    MockVariable &operator=(const MockVariable &) = delete;
-
-  private:
-    const char *name_;
-};
-
-// `id` run on the model over 1 MiB buffers (no growth), its page size `page_bytes` (null: unset).
+// `id` run on the model over 1 MiB buffers (no growth), its page size `page_bytes` (null:
+// unset), answering as a module of ABI 1.6 where `as_1_6`.
 std::vector<vrb::ProbeResult> run_paged(std::string_view id, const char *page_bytes, bool as_1_6 = false)
 {
-    const MockVariable pages("VRAMBENCH_MOCK_PAGE_BYTES", page_bytes);
-    const MockVariable older("VRAMBENCH_MOCK_OUTPUT_1_6", as_1_6 ? "1" : nullptr);
-    PagedModel &m = paged_model();
-    vrb::ProbeOptions options;
-    options.suite = vrb::Suite::quick;
-    options.size = 1 << 20;
-    std::vector<vrb::ProbeResult> results;
-    vrb::ProbeContext ctx{
-        *m.device, m.record, options, [&](vrb::ProbeResult r) { results.push_back(std::move(r)); }, {}};
-    for (const auto &p : vrb::all_probes())
-        if (p->id() == id) p->run(ctx);
-    return results;
+    return vrb::test::run_on_cache_model(
+        id, {{"VRAMBENCH_MOCK_PAGE_BYTES", page_bytes}, {"VRAMBENCH_MOCK_OUTPUT_1_6", as_1_6 ? "1" : nullptr}});
 }
 
 class PageBytes : public ::testing::Test {
   protected:
     void SetUp() override
     {
-        if (paged_model().entry.state != vrb::BackendEntry::State::available)
-            GTEST_SKIP() << "cache-model module unavailable: " << paged_model().entry.reason;
+        if (vrb::test::cache_model().entry.state != vrb::BackendEntry::State::available)
+            GTEST_SKIP() << "cache-model module unavailable: " << vrb::test::cache_model().entry.reason;
     }
 };
 
