@@ -22,19 +22,9 @@ if [[ ! -f $build/bin/vrambench-cuda.so ]]; then
     echo "the cuda module is not built here (no CUDA toolkit at configure time): nothing to check"
     exit 77
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$here/expect.sh"
 mkdir -p "$work/bin"
 ln -s "$here/fake-nvidia-smi" "$work/bin/nvidia-smi"
-failures=0
-expect() { # description, then a command that must succeed
-    local what=$1
-    shift
-    if ! "$@"; then
-        echo "FAILED: $what"
-        failures=$((failures + 1))
-    fi
-}
 # The CUDA backend has no device here, so its run fails fast: exit 3.
 check() { # name, sampled reasons
     PATH=$work/bin:$PATH FAKE_NVIDIA_SMI_REASONS=$2 VRAMBENCH_BUILD_DIR=$build VRAMBENCH_CHECK_BACKENDS=cuda \

@@ -7,6 +7,8 @@
 #include <vrambench/core/probes/probe.hpp>
 #include <vrambench/core/run/runner.hpp>
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <initializer_list>
 #include <string_view>
@@ -32,6 +34,16 @@ inline CacheModel &cache_model()
     static CacheModel m;
     return m;
 }
+
+// A test on the model, skipped where the module cannot be opened.
+class CacheModelTest : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        if (cache_model().entry.state != BackendEntry::State::available)
+            GTEST_SKIP() << "cache-model module unavailable: " << cache_model().entry.reason;
+    }
+};
 
 // A setting of the model for one scope (a null value: unset).
 class CacheModelSetting {

@@ -39,14 +39,7 @@ std::vector<const vrb::ProbeResult *> routes_by(const std::vector<vrb::ProbeResu
     return routes;
 }
 
-class CopyRoutes : public ::testing::Test {
-  protected:
-    void SetUp() override
-    {
-        if (vrb::test::cache_model().entry.state != vrb::BackendEntry::State::available)
-            GTEST_SKIP() << "cache-model module unavailable: " << vrb::test::cache_model().entry.reason;
-    }
-};
+class CopyRoutes : public vrb::test::CacheModelTest {};
 
 } // namespace
 

@@ -25,14 +25,7 @@ std::vector<vrb::ProbeResult> run_paged(std::string_view id, const char *page_by
         id, {{"VRAMBENCH_MOCK_PAGE_BYTES", page_bytes}, {"VRAMBENCH_MOCK_OUTPUT_1_6", as_1_6 ? "1" : nullptr}});
 }
 
-class PageBytes : public ::testing::Test {
-  protected:
-    void SetUp() override
-    {
-        if (vrb::test::cache_model().entry.state != vrb::BackendEntry::State::available)
-            GTEST_SKIP() << "cache-model module unavailable: " << vrb::test::cache_model().entry.reason;
-    }
-};
+class PageBytes : public vrb::test::CacheModelTest {};
 
 } // namespace
 

@@ -64,22 +64,31 @@ std::string levels_text(const json &plateaus, const std::string &unit)
 
 } // namespace
 
+SetDevices::SetDevices(const json &set)
+{
+    for (const json &d : array_or_empty(set, "devices"))
+        devices_.emplace_back(text_or(d, "id", ""), device_record_from_json(d));
+}
+
+const DeviceRecord *SetDevices::find(std::string_view id) const
+{
+    for (const auto &[known, d] : devices_)
+        if (known == id) return &d;
+    return nullptr;
+}
+
 std::vector<Change> reanalyze(json &set)
 {
     std::vector<Change> changes;
     if (!set.is_object() || !set.contains("results") || !set["results"].is_array()) return changes;
-    std::vector<std::pair<std::string, DeviceRecord>> devices;
-    for (const json &d : array_or_empty(set, "devices"))
-        devices.emplace_back(text_or(d, "id", ""), device_record_from_json(d));
+    const SetDevices devices(set);
     for (json &r : set["results"]) {
         if (!r.is_object() || !r.contains("extra") || !r["extra"].is_object()) continue;
         json &extra = r["extra"];
         if (!extra.contains("curve") || !extra["curve"].is_object()) continue;
         json &curve = extra["curve"];
         const std::string device = text_or(r, "device", "");
-        const DeviceRecord *record = nullptr;
-        for (const auto &[id, d] : devices)
-            if (id == device) record = &d;
+        const DeviceRecord *record = devices.find(device);
         CurveContext context;
         if (!record || !stored_curve_context(r, *record, context)) continue;
         const std::string x = text_or(curve, "x", "");

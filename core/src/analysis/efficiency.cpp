@@ -45,17 +45,13 @@ std::vector<Change> rederive_efficiencies(json &set)
 {
     std::vector<Change> changes;
     if (!set.is_object() || !set.contains("results") || !set["results"].is_array()) return changes;
-    std::vector<std::pair<std::string, DeviceRecord>> devices;
-    for (const json &d : array_or_empty(set, "devices"))
-        devices.emplace_back(text_or(d, "id", ""), device_record_from_json(d));
+    const SetDevices devices(set);
     for (json &r : set["results"]) {
         if (!r.is_object()) continue;
         const std::optional<double> value = number_at(r, "value");
         if (!value || *value <= 0 || text_or(r, "metric", "") != "bandwidth") continue;
         const std::string device = text_or(r, "device", "");
-        const DeviceRecord *record = nullptr;
-        for (const auto &[id, d] : devices)
-            if (id == device) record = &d;
+        const DeviceRecord *record = devices.find(device);
         if (!record) continue;
         const json &parameters = object_or_empty(r, "parameters");
         const std::string what = text_or(parameters, "operation", text_or(parameters, "direction", ""));

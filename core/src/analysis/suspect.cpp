@@ -223,14 +223,10 @@ SuspectMarks rederive_suspect_marks(json &set)
 {
     SuspectMarks out;
     if (!set.is_object() || !set.contains("results") || !set["results"].is_array()) return out;
-    std::vector<std::pair<std::string, DeviceRecord>> devices;
-    for (const json &d : array_or_empty(set, "devices"))
-        devices.emplace_back(text_or(d, "id", ""), device_record_from_json(d));
+    const SetDevices devices(set);
     for (json &r : set["results"]) {
         if (!r.is_object() || text_or(r, "metric", "") != "bandwidth") continue;
-        const DeviceRecord *record = nullptr;
-        for (const auto &[id, d] : devices)
-            if (id == text_or(r, "device", "")) record = &d;
+        const DeviceRecord *record = devices.find(text_or(r, "device", ""));
         if (!record) continue;
         const std::string name = figure_name(r);
         if (r.contains("extra") && r["extra"].is_object() && r["extra"].contains("curve") &&

@@ -10,6 +10,8 @@
 
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace vrb::analysis {
@@ -33,6 +35,18 @@ nlohmann::json curve_plateaus(std::span<const CurvePoint> curve, const CurveCont
 // caches as latency.chase (one thread) or bandwidth.sweep (every unit) plans them. False
 // for any other probe.
 bool stored_curve_context(const nlohmann::json &result, const DeviceRecord &device, CurveContext &context);
+
+// A stored set's devices as it describes them, by id: every re-derivation finds a
+// result's device here.
+class SetDevices {
+  public:
+    explicit SetDevices(const nlohmann::json &set);
+    // Null where the set describes no device of that id.
+    const DeviceRecord *find(std::string_view id) const;
+
+  private:
+    std::vector<std::pair<std::string, DeviceRecord>> devices_;
+};
 
 // One curve's levels as the set named them and as this version does.
 struct Change {
