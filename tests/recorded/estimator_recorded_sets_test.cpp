@@ -124,8 +124,7 @@ std::string recorded_size_mismatch(const nlohmann::json &set, const std::string 
         std::set<uint64_t> ran;
         const auto budgets = recorded_values(set, device, plan.probe, "budget_bytes");
         for (const uint64_t r : recorded) {
-            const uint64_t reserve =
-                vrb::capacity::round_to_granule(std::max(vrb::capacity::least_host_reserve, r / 32));
+            const uint64_t reserve = vrb::capacity::host_reserve_of(r);
             ran.insert(budgets.count(r) && !mine.count(r) && r > reserve && mine.count(r - reserve) ? r - reserve : r);
         }
         if (!std::includes(mine.begin(), mine.end(), ran.begin(), ran.end()))

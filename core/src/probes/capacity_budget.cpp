@@ -127,7 +127,7 @@ CapacityBudget plan_capacity_budget(const DeviceRecord &device, const ProbeOptio
     // asked (100% reaches every byte).
     if (memory_is_system_ram(device) && !options.memory_limit) {
         const uint64_t share = budget.bytes;
-        budget.host_reserve = std::min(share, round_to_granule(std::max(least_host_reserve, share / 32)));
+        budget.host_reserve = host_reserve_of(share);
         budget.bytes = share - budget.host_reserve;
         budget.rule += fmt::format(", of which {} is kept for what the run holds beside its buffers",
                                    format_size(budget.host_reserve));

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <optional>
 #include <string>
 
@@ -62,6 +64,13 @@ inline constexpr uint64_t least_host_reserve = 16ull << 20;
 inline uint64_t round_to_granule(uint64_t bytes)
 {
     return bytes / capacity_granule * capacity_granule;
+}
+
+// What the run keeps for itself of a share of the machine's RAM: a thirty-second, at least
+// least_host_reserve, never more than the share.
+inline uint64_t host_reserve_of(uint64_t share)
+{
+    return std::min(share, round_to_granule(std::max(least_host_reserve, share / 32)));
 }
 
 } // namespace vrb::capacity
