@@ -170,6 +170,14 @@ TEST(CapacityBudget, SystemRamGetsAQuarterOfItsFreeMemoryByDefaultAndSaysSo)
     EXPECT_NE(b.rule.find("160 MiB is kept for what the run holds beside its buffers"), std::string::npos) << b.rule;
 }
 
+TEST(CapacityBudget, ASmallShareOfSystemRamKeeps32MiBForWhatTheRunHoldsBesideItsBuffers)
+{
+    // lavapipe's 2 GiB: a quarter is 512 MiB, whose thirty-second (16 MiB) a worker passed.
+    const CapacityBudget b = plan_capacity_budget(system_ram(2 * GiB), suite(Suite::standard));
+    EXPECT_EQ(b.bytes + b.host_reserve, 512 * MiB);
+    EXPECT_EQ(b.host_reserve, 32 * MiB);
+}
+
 TEST(CapacityBudget, SystemRamGetsAtMost8GiBByDefault)
 {
     const CapacityBudget b = plan_capacity_budget(system_ram(200 * GiB), suite(Suite::full));

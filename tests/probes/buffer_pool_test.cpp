@@ -115,3 +115,13 @@ TEST_F(BufferPoolTest, FreesItsIdleBuffersBeforeANewOneWouldTakeItPastItsLimit)
     EXPECT_EQ(device_->pool().leased_bytes(), 0u);
     EXPECT_EQ(device_->pool().idle_bytes(), 4 * MiB);
 }
+
+TEST_F(BufferPoolTest, MakesRoomForMemoryHeldOutsideItByFreeingItsIdleBuffersOnlyPastItsLimit)
+{
+    device_->pool().set_limit(32 * MiB);
+    device_->acquire(0, 16 * MiB).reset();
+    device_->pool().make_room(16 * MiB);
+    EXPECT_EQ(device_->pool().idle_bytes(), 16 * MiB) << "16 MiB idle and 16 MiB outside reach the limit, not past it";
+    device_->pool().make_room(17 * MiB);
+    EXPECT_EQ(device_->pool().idle_count(), 0u) << "16 MiB idle and 17 MiB outside would pass the 32 MiB limit";
+}

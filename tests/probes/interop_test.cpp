@@ -132,6 +132,23 @@ TEST_F(InteropProbes, BandwidthOnImportedMemoryIsMeasuredBesideTheDevicesOwnWith
     EXPECT_GE(several, measured) << "of " << 2 * measured << " figures, imported and own, too few made several passes";
 }
 
+TEST_F(InteropProbes, BandwidthFreesTheDevicesOwnArraysBeforeAPairSharesAnyWhereTheRunHoldsToARamBudget)
+{
+    // lavapipe's memory is the machine's RAM: a shared array is resident twice (the
+    // exporter's mapping and the importer's), so the own arrays must not stay beside them.
+    const uint64_t array = uint64_t(64) << 10;
+    options.size = array;
+    run("interop.bandwidth");
+    EXPECT_EQ(device->pool().idle_bytes(), 3 * array) << "without a budget the own arrays stay for the next probe";
+    device->pool().release_idle();
+    device->pool().set_limit(8 * array); // the six shared beside three idle would pass it
+    const auto results = run("interop.bandwidth");
+    ASSERT_FALSE(results.empty());
+    for (const auto &r : results)
+        EXPECT_EQ(r.verification.status, vrb::Verification::Status::passed) << r.error.value_or("");
+    EXPECT_EQ(device->pool().idle_bytes(), 0u) << "the own arrays were kept idle while the pairs shared theirs";
+}
+
 TEST_F(InteropProbes, BandwidthOnSharedHostMemoryPastTheImportersLinkIsSuspect)
 {
     // lavapipe described as a discrete card behind an x1 Gen1 link (0.25 GB/s): the host

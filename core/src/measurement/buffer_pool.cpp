@@ -33,6 +33,11 @@ void BufferPool::release_idle()
     idle_.clear();
 }
 
+void BufferPool::make_room(uint64_t bytes)
+{
+    if (limit_ && leased_ + idle_bytes() + bytes > limit_) release_idle();
+}
+
 uint64_t BufferPool::idle_bytes() const
 {
     uint64_t total = 0;
@@ -78,7 +83,7 @@ std::unique_ptr<Buffer> BufferPool::acquire(uint32_t kind, uint64_t bytes)
         return outgrown;
     });
     // Within the limit: what no one leases goes before the memory grows past it.
-    if (limit_ && leased_ + idle_bytes() + bytes > limit_) release_idle();
+    make_room(bytes);
     vrb_buffer *handle = allocate(kind, bytes);
     leased_ += bytes;
     auto buffer = std::make_unique<Buffer>(module_, handle, bytes, kind);

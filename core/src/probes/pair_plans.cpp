@@ -47,7 +47,9 @@ ProbePlan plan_interop_bandwidth(const DeviceRecord &device, const ProbeOptions 
     p.size_rule += "; " + pairs_text(pairs, "partner backend");
     p.sizes = {{"array_bytes", array}, {"pairs", pairs}, {"operations", {"read", "copy", "triad"}}};
     if (pairs == 0) return p; // no partner: nothing allocated, nothing run
-    // Three arrays of its own and three shared by the exporter, in this one process.
+    // Three arrays of its own, freed before any pair shares three: each shared array is
+    // resident twice in this one process where the memory is the machine's RAM (the
+    // exporter's mapping and the importer's).
     p.held_bytes = 6 * array;
     p.cost.runs.push_back({2 * (1 + pairs), bytes, 0, 0, 0}); // the sources filled
     for (double side = 0; side < 1 + pairs; ++side)

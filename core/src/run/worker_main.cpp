@@ -1,6 +1,7 @@
 // The child's side of a worker: load one module, describe it or run a request, and
 // stream every finding to the parent as it happens.
 #include <vrambench/core/run/child_processes.hpp>
+#include <vrambench/core/run/freed_memory.hpp>
 #include <vrambench/core/run/runner.hpp>
 #include <vrambench/core/run/worker.hpp>
 
@@ -57,6 +58,7 @@ int worker_main(const std::string &mode, const std::filesystem::path &module)
     // still starting. Once this worker ends, its helpers pass to the supervisor, which
     // ends them (child_processes.hpp).
     adopt_orphans();
+    return_freed_memory_to_the_system();
     if (mode != "describe" && mode != "run") {
         std::fprintf(stderr, "vrambench worker: unknown mode '%s'\n", mode.c_str());
         return static_cast<int>(ExitCode::usage);

@@ -49,6 +49,9 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
 
     // Frees every idle buffer now.
     void release_idle();
+    // Memory about to be held outside the pool (arrays shared with another API): the
+    // idle buffers are freed where they and it together would pass the limit.
+    void make_room(uint64_t bytes);
     // The most bytes leased and idle together before idle buffers are freed to make
     // room (0: no limit). Leased buffers are never taken back: a probe's own arrays are
     // the plan's to bound.
