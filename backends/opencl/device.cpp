@@ -67,8 +67,8 @@ Device::Device(const DeviceEntry &entry, const std::string &id, const vrb_host_t
     check(status, "clCreateContext");
     queue_ = make_queue(context_.get(), device_);
     second_queue_ = make_queue(context_.get(), device_);
-    program_ = std::make_unique<Program>(context_.get(), device_,
-                                         id_ + " (" + device_string(device_, CL_DEVICE_NAME) + ")", local_size_, cpu_);
+    name_ = id_ + " (" + device_string(device_, CL_DEVICE_NAME) + ")";
+    program_ = std::make_unique<Program>(context_.get(), device_, name_, local_size_, cpu_);
     if (!program_->registers().empty()) {
         std::string said = id_ + ": registers a work-item, from the driver's build log:";
         for (const auto &[kernel, registers] : program_->registers())
@@ -118,7 +118,33 @@ Geometry Device::geometry(const std::string &kernel) const
 {
     Geometry g{cpu_, local_size_, max_groups_, compute_units_, options_.max_groups != 0};
     g.groups_per_unit = gpu_groups_per_unit(program_->registers(kernel), local_size_);
+    g.local_size_chosen = options_.local_size != 0;
     return g;
+}
+
+SweepWalk Device::sweep_walk(const std::string &kernel, const Geometry &g, uint64_t items)
+{
+    SweepWalk walk = plan_sweep_walk(g, items, program_->most_work_items(kernel));
+    // The wider build's kernel could need more of a unit than the device's width's (its
+    // local scratch is wider); where it cannot run so wide, the groups keep that width.
+    if (walk.per_unit() && program_of_width(walk.local_size).most_work_items(kernel) < walk.local_size)
+        walk.local_size = local_size_;
+    return walk;
+}
+
+Program &Device::program_of_width(uint32_t local_size)
+{
+    if (local_size == local_size_) return *program_;
+    // The kernels' width is fixed when they are built: their local scratch arrays, the
+    // group reductions' trees and the whole-set walk's step are LOCAL_SIZE. A build of
+    // its own leaves every other launch's kernels as they are, where building them all
+    // at the per-unit width would give each shared-out group 8 KiB of local scratch,
+    // which bounds the groups a unit keeps resident, and a width passed at launch would
+    // take a local-memory argument on every stream kernel. Only a GPU's sweep below one
+    // wave asks for it, so a CPU driver never builds it.
+    std::unique_ptr<Program> &wider = wider_programs_[local_size];
+    if (!wider) wider = std::make_unique<Program>(context_.get(), device_, name_, local_size, cpu_);
+    return *wider;
 }
 
 void log(const vrb_host_table *host, int32_t level, const std::string &message)

@@ -1,5 +1,6 @@
 // One opened OpenCL device: its context, two in-order profiling queues (transfers both
-// ways at once use both), the program built once, and the memory kinds it offers.
+// ways at once use both), the program built once (and once more at a sweep's per-unit
+// width, when one asks for it), and the memory kinds it offers.
 #pragma once
 
 #include "buffer.hpp"
@@ -12,6 +13,7 @@
 
 #include <vrambench/plugin.h>
 
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -52,6 +54,12 @@ class Device {
     // The launch geometry of `kernel`: the device's shape, with the groups a unit keeps
     // resident of that kernel.
     Geometry geometry(const std::string &kernel) const;
+    // How a sweep's stream operation of `kernel` walks `items` (geometry.hpp's
+    // plan_sweep_walk), at a width the kernel runs once built for it.
+    SweepWalk sweep_walk(const std::string &kernel, const Geometry &g, uint64_t items);
+    // The program built for groups of `local_size` work-items: program_ at the device's
+    // own width, otherwise one built the first time it is asked for.
+    Program &program_of_width(uint32_t local_size);
 
     const vrb_host_table *host_;
     std::string id_;
@@ -68,7 +76,9 @@ class Device {
     ContextHandle context_;
     QueueHandle queue_;
     QueueHandle second_queue_;
+    std::string name_; // the device as a build failure names it
     std::unique_ptr<Program> program_;
+    std::map<uint32_t, std::unique_ptr<Program>> wider_programs_;
     MemHandle results_;
     uint64_t result_slots_ = 0;
 };

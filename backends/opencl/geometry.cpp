@@ -3,6 +3,7 @@
 #include "nvidia_residency.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace vrb::opencl {
 
@@ -29,12 +30,20 @@ uint64_t launch_groups(const Geometry &g, uint64_t items, uint32_t passes)
     return std::clamp<uint64_t>(needed, 1, std::max<uint64_t>(most, 1));
 }
 
-uint64_t whole_set_groups(const Geometry &g, uint64_t items)
+SweepWalk plan_sweep_walk(const Geometry &g, uint64_t items, uint64_t widest)
 {
-    if (g.cpu || g.groups_chosen || items == 0) return 0;
-    const uint64_t groups =
+    SweepWalk walk;
+    if (g.cpu || g.groups_chosen || items == 0) return walk;
+    const uint64_t local = std::max<uint32_t>(g.local_size, 1);
+    const uint64_t wave =
         std::clamp<uint64_t>(g.compute_units * g.groups_per_unit, 1, std::max<uint64_t>(g.max_groups, 1));
-    return items < groups * std::max<uint32_t>(g.local_size, 1) ? groups : 0;
+    if (items >= wave * local) return walk;
+    const uint64_t width = std::min({widest, uint64_t(1024), std::max<uint64_t>(g.groups_per_unit, 1) * local});
+    walk.local_size = g.local_size_chosen
+                          ? g.local_size
+                          : static_cast<uint32_t>(std::max(std::bit_floor(std::max<uint64_t>(width, 1)), local));
+    walk.groups = std::clamp<uint64_t>(g.compute_units, 1, wave);
+    return walk;
 }
 
 uint64_t gpu_groups_per_unit(uint32_t registers, uint32_t local_size)

@@ -103,15 +103,19 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
     for (int role = 0; role < 3; ++role)
         if (walk_of[role] >= 0) svm |= svm_arguments(*buffers[walk_of[role]], role);
     const std::string kernel_name = std::string(shape.kernel) + "_w" + std::to_string(lanes);
-    cl_kernel kernel = program_->kernel(kernel_name, svm);
     const Geometry geometry = this->geometry(kernel_name);
-    // A sweep's stream operation on a set below one wave: every group walks it whole, so
-    // a pass moves it once per group (the passes made say so) and group 0's sum is the answer.
-    // A READ asked as one read (VRB_OPERATION_ONE_READ) is shared out at every size.
+    // A sweep's stream operation on a set below one wave of a GPU: one group on every
+    // unit walks it whole (plan_sweep_walk), so a pass moves it once per group (the
+    // passes made say so) and group 0's sum is the answer. A READ asked as one read
+    // (VRB_OPERATION_ONE_READ) is shared out at every size.
     const bool one_read = op.kind == VRB_OP_READ && (plugin::operation_flags(op) & VRB_OPERATION_ONE_READ);
     const bool sweep_op =
         op.kind != VRB_OP_FILL && op.kind != VRB_OP_CHECK && op.kind != VRB_OP_STRIDED_READ && !one_read;
-    const uint64_t whole = sweep_op && pieces.size() == 1 ? whole_set_groups(geometry, pieces[0].count) : 0;
+    const SweepWalk walk =
+        sweep_op && pieces.size() == 1 ? sweep_walk(kernel_name, geometry, pieces[0].count) : SweepWalk{};
+    const uint64_t whole = walk.groups;
+    const uint32_t local_size = whole ? walk.local_size : local_size_;
+    cl_kernel kernel = program_of_width(local_size).kernel(kernel_name, svm);
     const cl_uint asked = plugin::operation_passes(op);
     const cl_uint passes = whole ? std::max<cl_uint>(1, std::min<uint64_t>(asked, UINT32_MAX / whole)) : asked;
     out.passes = whole ? static_cast<uint32_t>(passes * whole) : passes;
@@ -161,7 +165,7 @@ void Device::run_kernels(const vrb_operation &op, std::span<double> seconds, vrb
             arg<cl_uint>(kernel, 13, passes);
             arg<cl_uint>(kernel, 14, static_cast<cl_uint>(slots[p]));
             arg<cl_uint>(kernel, 15, flags);
-            const size_t global = groups[p] * local_size_, local = local_size_;
+            const size_t global = groups[p] * local_size, local = local_size;
             cl_event event = nullptr;
             check(clEnqueueNDRangeKernel(queue_.get(), kernel, 1, nullptr, &global, &local, 0, nullptr, &event),
                   std::string("clEnqueueNDRangeKernel(") + shape.kernel + ")");

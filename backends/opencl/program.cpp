@@ -33,6 +33,14 @@ std::string build_log(cl_program program, cl_device_id device)
     return log.empty() ? "(the build log is empty)" : log;
 }
 
+uint64_t work_group_size(cl_kernel kernel, cl_device_id device)
+{
+    size_t most = 0;
+    check(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, nullptr),
+          "clGetKernelWorkGroupInfo");
+    return most;
+}
+
 } // namespace
 
 std::string program_source()
@@ -88,14 +96,21 @@ cl_kernel Program::kernel(const std::string &name, uint32_t svm_arguments)
     cl_int status = CL_SUCCESS;
     KernelHandle made(clCreateKernel(program_.get(), name.c_str(), &status));
     check(status, "clCreateKernel(" + name + ")");
-    size_t most = 0;
-    check(clGetKernelWorkGroupInfo(made.get(), device_, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, nullptr),
-          "clGetKernelWorkGroupInfo");
+    const uint64_t most = most_work_items_.try_emplace(name, work_group_size(made.get(), device_)).first->second;
     if (most < local_size_)
         plugin::fail(VRB_ERROR_DEVICE, "OpenCL: kernel " + name + " runs at most " + std::to_string(most) +
                                            " work-items per group, fewer than the " + std::to_string(local_size_) +
                                            " chosen (set VRAMBENCH_OPENCL_LOCAL_SIZE lower)");
     return kernels_.emplace(std::pair(name, svm_arguments), std::move(made)).first->second.get();
+}
+
+uint64_t Program::most_work_items(const std::string &name)
+{
+    if (const auto found = most_work_items_.find(name); found != most_work_items_.end()) return found->second;
+    cl_int status = CL_SUCCESS;
+    const KernelHandle asked(clCreateKernel(program_.get(), name.c_str(), &status));
+    check(status, "clCreateKernel(" + name + ")");
+    return most_work_items_.emplace(name, work_group_size(asked.get(), device_)).first->second;
 }
 
 } // namespace vrb::opencl

@@ -1,5 +1,5 @@
 // The kernels: OpenCL C embedded at build time (kernels/*.cl, with pattern.h as it
-// stands), built once per opened device, each kernel object created once.
+// stands), built for one work-group width (LOCAL_SIZE), each kernel object created once.
 #pragma once
 
 #include "cl.hpp"
@@ -26,6 +26,11 @@ class Program {
     // after it is set with clSetKernelArg, so each binding has an object of its own.
     cl_kernel kernel(const std::string &name, uint32_t svm_arguments = 0);
 
+    // The most work-items a group of kernel `name` may have on the device
+    // (CL_KERNEL_WORK_GROUP_SIZE: never more than the device's limit, fewer where the
+    // kernel's registers or local memory say so).
+    uint64_t most_work_items(const std::string &name);
+
     // Registers a work-item of kernel `name` takes, where the driver's build log says
     // (NVIDIA's, built with -cl-nv-verbose); 0 elsewhere.
     uint32_t registers(const std::string &name) const;
@@ -37,6 +42,7 @@ class Program {
     ProgramHandle program_;
     std::map<std::string, uint32_t> registers_;
     std::map<std::pair<std::string, uint32_t>, KernelHandle> kernels_;
+    std::map<std::string, uint64_t> most_work_items_;
 };
 
 } // namespace vrb::opencl

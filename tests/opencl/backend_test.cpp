@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -100,8 +101,9 @@ TEST_F(OpenclBackend, ListsTheDeviceWithItsPlatformAndMemoryKinds)
 
 // VRAMBENCH_OPENCL_KERNELS=gpu puts a CPU driver on the GPU's kernels and geometry, so
 // their answers are checked where no GPU is (the opencl_gpu_kernels test runs the whole
-// conformance kit so): a set below one wave is walked whole by every group, as on a GPU.
-TEST_F(OpenclBackend, AskedForTheGpuKernelsACpuDriverWalksASmallSetWholeOnEveryGroup)
+// conformance kit so): a set below one wave is walked whole by one group on every
+// compute unit, as on a GPU.
+TEST_F(OpenclBackend, AskedForTheGpuKernelsACpuDriverWalksASmallSetWholeOnceOnEveryComputeUnit)
 {
     const auto x = random_lanes(1024, 5);
     const uint64_t sum = std::accumulate(x.begin(), x.end(), uint64_t{0});
@@ -116,16 +118,89 @@ TEST_F(OpenclBackend, AskedForTheGpuKernelsACpuDriverWalksASmallSetWholeOnEveryG
         read.passes = 2;
         return device->run(read, 1).output;
     };
-    if (backend()->describe(0).type != VRB_DEVICE_CPU) GTEST_SKIP() << "the driver here is no CPU driver";
+    const vrb_device_info info = backend()->describe(0);
+    if (info.type != VRB_DEVICE_CPU) GTEST_SKIP() << "the driver here is no CPU driver";
     const vrb_op_output gpu = read_with("gpu");
     EXPECT_EQ(gpu.checksum, sum);
     EXPECT_TRUE(gpu.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
-    EXPECT_GT(gpu.passes, 2u);
-    EXPECT_EQ(gpu.passes % 2, 0u) << "two passes, each a walk by every group";
+    EXPECT_EQ(gpu.passes, 2u * std::max<uint32_t>(info.compute_units, 1))
+        << "two passes, each a walk by one group a unit, not by a wave of them";
     const vrb_op_output cpu = read_with(nullptr);
     EXPECT_EQ(cpu.checksum, sum);
     EXPECT_FALSE(cpu.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT) << "a CPU driver's own kernels give each core a block";
     EXPECT_EQ(cpu.passes, 2u);
+}
+
+// The per-unit walk runs the kernels built at its own, wider group width: every stream
+// operation of a sweep still answers right below one wave, at every element width, and
+// the device's own width still serves what is shared out after it.
+TEST_F(OpenclBackend, TheGpuKernelsBuiltForThePerUnitWalkAnswerEveryStreamOperationBelowOneWave)
+{
+    if (vrb::test::sanitized_build) GTEST_SKIP() << "run by the release build";
+    const vrb_device_info info = backend()->describe(0);
+    if (info.type != VRB_DEVICE_CPU) GTEST_SKIP() << "the driver here is no CPU driver";
+    setenv("VRAMBENCH_OPENCL_KERNELS", "gpu", 1);
+    auto device = backend()->open(0);
+    unsetenv("VRAMBENCH_OPENCL_KERNELS");
+    const std::size_t lanes = 2000 + 12; // below a wave of 8 groups of 256 a core at every width
+    const auto x = random_lanes(lanes, 31), y = random_lanes(lanes, 32);
+    auto a = device->allocate(0, lanes * 4), b = device->allocate(0, lanes * 4), d = device->allocate(0, lanes * 4);
+    upload(*a, 0, x);
+    upload(*b, 0, y);
+    const uint32_t units = std::max<uint32_t>(info.compute_units, 1);
+    for (uint32_t element : {4u, 8u, 16u}) {
+        SCOPED_TRACE(std::to_string(element) + "-byte elements");
+        const uint64_t count = lanes * 4 / element - 1; // a tail short of the last element
+        const std::size_t used = count * element / 4;
+        uint64_t sum = 0, dot = 0;
+        for (std::size_t i = 0; i < used; ++i) {
+            sum += x[i];
+            dot += uint32_t(x[i] * y[i]);
+        }
+        vrb_operation read = vrb::make_operation(VRB_OP_READ, element, count);
+        read.src1 = {a->handle(), 0};
+        read.passes = 3;
+        const vrb_op_output got = device->run(read, 1).output;
+        EXPECT_TRUE(got.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+        EXPECT_EQ(got.passes, 3u * units);
+        EXPECT_EQ(got.checksum, sum);
+        vrb_operation product = read;
+        product.kind = VRB_OP_DOT;
+        product.src2 = {b->handle(), 0};
+        EXPECT_EQ(device->run(product, 1).output.checksum, dot);
+
+        vrb_operation triad = vrb::make_operation(VRB_OP_TRIAD, element, count);
+        triad.scalar = 7;
+        triad.dst = {d->handle(), 0};
+        triad.src1 = {a->handle(), 0};
+        triad.src2 = {b->handle(), 0};
+        triad.passes = 2;
+        upload(*d, 0, std::vector<uint32_t>(lanes, 0));
+        EXPECT_TRUE(device->run(triad, 1).output.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+        const auto got_triad = download(*d, 0, used);
+        for (std::size_t i = 0; i < used; ++i)
+            ASSERT_EQ(got_triad[i], x[i] + 7u * y[i]) << "triad, lane " << i;
+
+        vrb_operation write = vrb::make_operation(VRB_OP_WRITE, element, count);
+        write.dst = {d->handle(), 0};
+        write.seed = 40 + element;
+        write.passes = 2;
+        upload(*d, 0, std::vector<uint32_t>(lanes, 0));
+        device->run(write, 1);
+        const auto want = random_lanes(used, write.seed);
+        EXPECT_EQ(download(*d, 0, used), want);
+    }
+    // Past the wave the device's own width shares the set out again.
+    const auto big = random_lanes(3 * 1000 * 1000, 33);
+    auto c = device->allocate(0, big.size() * 4);
+    upload(*c, 0, big);
+    vrb_operation read = vrb::make_operation(VRB_OP_READ, 4, big.size());
+    read.src1 = {c->handle(), 0};
+    read.passes = 2;
+    const vrb_op_output shared = device->run(read, 1).output;
+    EXPECT_FALSE(shared.flags & VRB_OUTPUT_WHOLE_SET_PER_UNIT);
+    EXPECT_EQ(shared.passes, 2u);
+    EXPECT_EQ(shared.checksum, std::accumulate(big.begin(), big.end(), uint64_t{0}));
 }
 
 // Past one wave the GPU kernels move every group's share on each pass (PASS_FIRST): the

@@ -1,8 +1,9 @@
 // What every kernel of the OpenCL backend shares. The program is this file, then
 // width.cl once per element width (1, 2 and 4 lanes of 32 bits); pattern.h comes
 // before it as it stands, so the pattern formulas are the ones the host checks with.
-// The build defines LOCAL_SIZE (the work-group width every launch uses) and, for a
-// device that is a CPU, CPU_TUNED.
+// The build defines LOCAL_SIZE (the work-group width every launch of this build uses:
+// the device's, or a sweep's per-unit walk's, geometry.hpp) and, for a device that is a
+// CPU, CPU_TUNED.
 
 // Lanes summed without a 64-bit add per lane: over at most CHUNK elements a lane's
 // running sum t (mod 2^32) and the sum h of its high 16 bits (exact) give the exact
@@ -29,7 +30,8 @@
     const ulong walk_end = count;                                                                              \
     const ulong walk_step = get_global_size(0)
 // A stream kernel's walk: with WALK_WHOLE_SET in its flags (a set below one wave of the
-// device) every work-group walks all the elements, so every compute unit works on it.
+// device, one group on every compute unit) every work-group walks all the elements, so
+// every unit reads a set of its own.
 #define WALK_WHOLE_SET 1u
 #define STREAM_WALK                                                                                            \
     const bool walk_whole = (flags & WALK_WHOLE_SET) != 0u;                                                    \
