@@ -32,7 +32,7 @@ void touch_and_free(std::size_t bytes)
 
 TEST(FreedMemory, ABlockUnderTheSizeOfAnEarlierFreedOneLeavesTheResidentSetWhenFreed)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef VRAMBENCH_SANITIZED
     GTEST_SKIP() << "a sanitizer's allocator stands in for glibc's";
 #endif
     vrb::return_freed_memory_to_the_system();
