@@ -254,7 +254,11 @@ int cmd_plan(const Options &o, const RunRequest &request)
             if (d.contains("error")) throw RunError(fmt::format("{}: {}", id, d["error"].get<std::string>()));
             DeviceRecord record = device_record_from_json(d);
             record.llc_option = request.options.llc;
-            const DevicePlan plan = plan_within_budget(record, probes, request.options);
+            // The interop probes costed for the backends the run would pair this one with
+            // (a described set names no module file: its pairs are found as they run).
+            ProbeOptions options = request.options;
+            options.partner_modules = partner_modules_of(backends, name);
+            const DevicePlan plan = plan_within_budget(record, probes, options);
             plans.push_back(to_json(plan));
             text += (devices++ ? "\n" : "") + plan_text(plan);
             seconds += plan.seconds;

@@ -395,6 +395,27 @@ TEST(Cli, PlanAsJsonGivesTheSameFiguresAsData)
     EXPECT_GE(device["probes"].size(), 7u);
 }
 
+TEST(Cli, APlanCostsTheInteropProbesForTheOtherBackendsTheRunWouldPairWith)
+{
+    const auto listed = vrambench({"list", "--format", "json"});
+    ASSERT_EQ(listed.exit_code, 0) << listed.err;
+    double others = 0;
+    for (const auto &b : nlohmann::json::parse(listed.out))
+        others += b["state"] == "available" && b["name"] != "host";
+    const auto r = vrambench({"run", "--backend", "host", "--suite", "quick", "--plan", "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto plan = nlohmann::json::parse(r.out);
+    std::size_t seen = 0;
+    for (const auto &p : plan["devices"][0]["probes"]) {
+        if (!p["probe"].get<std::string>().starts_with("interop.")) continue;
+        ++seen;
+        EXPECT_EQ(p["sizes"]["pairs"].get<double>(), others) << p.dump();
+        // What the run holds for its pairs is planned as the run will hold it.
+        if (others > 0 && p["probe"] == "interop.bandwidth") EXPECT_GT(p["held_bytes"].get<uint64_t>(), 0u);
+    }
+    EXPECT_EQ(seen, 4u) << "handoff, bandwidth, import and sync";
+}
+
 TEST(Cli, RefusesABadLlcAndAPlanItCannotWrite)
 {
     expect_usage_error(vrambench({"run", "--backend", "host", "--plan", "--llc", "lots"}), "lots");

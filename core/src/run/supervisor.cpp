@@ -157,6 +157,15 @@ std::vector<std::pair<std::string, std::vector<uint32_t>>> plan_targets(const Ru
 
 } // namespace
 
+std::vector<std::string> partner_modules_of(const nlohmann::json &backends, std::string_view name)
+{
+    std::vector<std::string> files;
+    for (const auto &other : backends)
+        if (other.value("state", "") == "available" && other.value("name", "") != name && other.contains("file"))
+            files.push_back(other["file"].get<std::string>());
+    return files;
+}
+
 nlohmann::json describe_backends_in_workers(const DiscoveryOptions &discovery, double timeout_seconds)
 {
     nlohmann::json backends = nlohmann::json::array();
@@ -248,9 +257,7 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
             const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             probe_options.time_budget_seconds = std::max(0.0, *request.max_seconds - used);
         }
-        for (const auto &other : known)
-            if (other["state"] == "available" && other["name"] != name)
-                probe_options.partner_modules.push_back(other["file"].get<std::string>());
+        probe_options.partner_modules = partner_modules_of(known, name);
         options.request = {{"devices", indices}, {"probes", request.probes}, {"options", to_json(probe_options)}};
         // The worker's last progress names the device, probe and step (for an interop
         // probe, the pair) it was in: a worker that ends early is reported with it.

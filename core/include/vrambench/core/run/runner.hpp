@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vrb {
@@ -74,6 +75,12 @@ RunOutcome supervise_run(const RunRequest &request, const RunObserver &observer)
 // the "backends" entries of a result set, each with its devices' descriptions under
 // "devices" (not part of the schema; stripped before writing).
 nlohmann::json describe_backends_in_workers(const DiscoveryOptions &discovery, double timeout_seconds);
+
+// The modules an interop probe of backend `name` loads beside its own: every other
+// backend of `backends` (describe_backends_in_workers' entries) that is available. The
+// run gives them to each worker (ProbeOptions::partner_modules), and `run --plan` costs
+// the interop probes for them.
+std::vector<std::string> partner_modules_of(const nlohmann::json &backends, std::string_view name);
 
 DeviceRecord describe_device(const Backend &backend, Device *open_device, uint32_t index);
 
