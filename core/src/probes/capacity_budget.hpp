@@ -25,11 +25,10 @@ struct CapacityBudget {
     std::string free_source;               // which figure reported_free is
     uint64_t margin = 0;                   // left to others when no --memory-limit is given
     uint64_t bytes = 0;                    // the budget, a multiple of capacity_granule
-    // On the machine's RAM (memory_is_system_ram): what the run holds there beside the
-    // buffers it allocates (the checks' read-back chunks, the page tables of the buffers,
-    // a CPU driver's own copies: lavapipe's worker held 9 MiB past a 512 MiB budget),
-    // kept out of `bytes`, so that bytes + host_reserve is the share of RAM the run may
-    // hold. 0 elsewhere.
+    // On the machine's RAM (memory_is_system_ram), with the default share: what the run
+    // holds there beside the buffers it allocates (the checks' read-back chunks, the page
+    // tables of the buffers, a CPU driver's own copies; host_reserve_of), kept out of
+    // `bytes`, so that bytes + host_reserve is the share of RAM the run may hold. 0 elsewhere.
     uint64_t host_reserve = 0;
     std::string rule; // how bytes was chosen, in words
 
@@ -56,12 +55,12 @@ uint32_t capacity_memory_kind(const DeviceRecord &device);
 ProbePlan plan_capacity(const DeviceRecord &device, const ProbeOptions &options, double touches, double allocations,
                         std::string_view what);
 
-// Multiples of capacity_granule, rounded down.
 // host_reserve: a thirty-second of the share, and at least this. lavapipe's worker held
 // 17 MiB past 496 MiB of buffers in a standard run (its shaders compiled, its command
 // pools grown), past what its module and runtime hold when loaded.
 inline constexpr uint64_t least_host_reserve = 32ull << 20;
 
+// Multiples of capacity_granule, rounded down.
 inline uint64_t round_to_granule(uint64_t bytes)
 {
     return bytes / capacity_granule * capacity_granule;
