@@ -42,7 +42,7 @@ int run_health(const HealthOptions &o)
         std::error_code ec;
         if (const auto published = health::published_results_folder();
             published && std::filesystem::is_directory(*published, ec)) {
-            health::References made = health::references_from_sets(health::published_sets());
+            health::References made = health::published_references();
             made.origins.push_back(published->string());
             references.append(std::move(made));
         }

@@ -88,6 +88,32 @@ TEST(FitFormulas, MixedPrecisionAdamTrainingTakes16BytesAParameter)
     EXPECT_EQ(states / parameter_count(llama65b()), 16.0);
 }
 
+// The searches for the largest context and batch ask for the bytes alone; they must be
+// the bytes the answer shows, part by part.
+TEST(FitFormulas, PartsWithoutFormulasKeepEveryByteAndEveryUnknown)
+{
+    Workload training = inference(DType::bf16, 4096);
+    training.mode = Mode::training;
+    training.batch = 8;
+    Model bare;
+    bare.stated_parameters = 7e9;
+    for (const auto &[model, w] : std::vector<std::pair<Model, Workload>>{{llama65b(), inference(DType::fp16, 2048)},
+                                                                          {llama65b(), inference(DType::int4, 8192)},
+                                                                          {llama65b(), training},
+                                                                          {bare, inference(DType::fp16, 2048)}}) {
+        const Parts written = memory_parts(model, w), bytes = memory_parts(model, w, Formulas::left_out);
+        ASSERT_EQ(written.parts.size(), bytes.parts.size());
+        for (std::size_t i = 0; i < written.parts.size(); ++i) {
+            EXPECT_EQ(bytes.parts[i].name, written.parts[i].name);
+            EXPECT_EQ(bytes.parts[i].bytes, written.parts[i].bytes) << written.parts[i].name;
+            EXPECT_EQ(bytes.parts[i].comes_and_goes, written.parts[i].comes_and_goes);
+            EXPECT_FALSE(written.parts[i].formula.empty()) << written.parts[i].name;
+            EXPECT_TRUE(bytes.parts[i].formula.empty()) << written.parts[i].name;
+        }
+        EXPECT_EQ(bytes.unknown, written.unknown);
+    }
+}
+
 TEST(FitFormulas, EachOptimizerKeepsItsOwnStates)
 {
     const Model &m = llama65b();

@@ -23,7 +23,7 @@ fs::path verdict_data(const std::string &name)
     return fs::path(VRAMBENCH_TEST_DATA) / "health" / name;
 }
 
-const References &published_references()
+const References &recorded_references()
 {
     static const References refs = read_references(verdict_data("published"));
     return refs;
@@ -31,7 +31,7 @@ const References &published_references()
 
 CardVerdict judged(const nlohmann::json &set, const HealthOptions &options = {})
 {
-    const auto verdicts = judge_set(set, "set.json", "cuda:0", published_references(), options);
+    const auto verdicts = judge_set(set, "set.json", "cuda:0", recorded_references(), options);
     EXPECT_EQ(verdicts.size(), 1u);
     return verdicts.front();
 }
@@ -53,7 +53,7 @@ const Check &check_named(const CardVerdict &v, const std::string &name)
 TEST(HealthVerdict, AHealthyCardPassesEveryCheckAgainstItsModelsReference)
 {
     const CardVerdict v = judged_file("healthy.json");
-    EXPECT_EQ(v.exit, vrb::ExitCode::ok) << health_text({v}, published_references(), {});
+    EXPECT_EQ(v.exit, vrb::ExitCode::ok) << health_text({v}, recorded_references(), {});
     EXPECT_EQ(v.verdict, "healthy: 9 figures held their floors (9 against a measured reference); throttle reasons "
                          "not read");
     const Check &triad = check_named(v, "bandwidth.stream triad (16 B)");
@@ -231,7 +231,7 @@ TEST(HealthVerdict, AFigureThatFailedToRunCouldNotBeMeasured)
 TEST(HealthVerdict, TheJsonCarriesEveryCheckAndTheExitCode)
 {
     const CardVerdict v = judged_file("slow.json");
-    const auto j = health_json({v}, published_references(), {});
+    const auto j = health_json({v}, recorded_references(), {});
     EXPECT_EQ(j["healthy"], false);
     EXPECT_EQ(j["exit_code"], 5);
     EXPECT_EQ(j["cards"][0]["reasons"], nlohmann::json::array({"below reference"}));

@@ -22,34 +22,39 @@ struct OnOneCard {
 };
 
 // `offloaded` bytes of the weights are held in host memory instead (one card only).
-OnOneCard on_one_card(const Model &model, const Workload &w, const Card &card, double offloaded = 0)
+OnOneCard on_one_card(const Model &model, const Workload &w, const Card &card, double offloaded = 0,
+                      Formulas formulas = Formulas::written)
 {
+    const bool say = formulas == Formulas::written;
     OnOneCard out;
-    Parts parts = memory_parts(model, w);
+    Parts parts = memory_parts(model, w, formulas);
     out.unknown = std::move(parts.unknown);
     const double dynamic = parts.comes_and_goes() / w.cards;
     for (Part &p : parts.parts) {
         if (w.cards > 1) {
             p.bytes /= w.cards;
-            p.formula += fmt::format(", / {:g} cards", w.cards);
+            if (say) p.formula += fmt::format(", / {:g} cards", w.cards);
         }
         if (p.name == "weights" && offloaded > 0) {
             p.bytes -= offloaded;
-            p.formula +=
-                fmt::format(", less {:.2f} GiB held in host memory (--offload)", offloaded / double(1ull << 30));
+            if (say)
+                p.formula +=
+                    fmt::format(", less {:.2f} GiB held in host memory (--offload)", offloaded / double(1ull << 30));
         }
         out.parts.push_back(std::move(p));
     }
     out.parts.push_back({"runtime", card.card_bytes - card.available_bytes,
-                         fmt::format("the card's {:.2f} GiB less what one process can hold ({})",
-                                     card.card_bytes / double(1ull << 30), card.available_rule),
+                         !say ? std::string()
+                              : fmt::format("the card's {:.2f} GiB less what one process can hold ({})",
+                                            card.card_bytes / double(1ull << 30), card.available_rule),
                          "capacity.report and capacity.total (docs/capacity.md)", false});
-    out.parts.push_back({"fragmentation", card.fragmentation_lost_share * dynamic,
-                         fmt::format("{:.1f}% lost to fragmentation x {:.3g} GiB that comes and goes (activations, "
-                                     "logits, KV cache)",
-                                     card.fragmentation_lost_share * 100, dynamic / double(1ull << 30)),
-                         "capacity.fragmentation: 1 - its largest block after fragmenting / the block asked for",
-                         false});
+    out.parts.push_back(
+        {"fragmentation", card.fragmentation_lost_share * dynamic,
+         !say ? std::string()
+              : fmt::format("{:.1f}% lost to fragmentation x {:.3g} GiB that comes and goes (activations, "
+                            "logits, KV cache)",
+                            card.fragmentation_lost_share * 100, dynamic / double(1ull << 30)),
+         "capacity.fragmentation: 1 - its largest block after fragmenting / the block asked for", false});
     for (const Part &p : out.parts)
         out.total += p.bytes;
     out.largest = largest_allocation_bytes(model, w);
@@ -58,7 +63,7 @@ OnOneCard on_one_card(const Model &model, const Workload &w, const Card &card, d
 
 bool fits(const Model &model, const Workload &w, const Card &card, double offloaded = 0)
 {
-    const OnOneCard one = on_one_card(model, w, card, offloaded);
+    const OnOneCard one = on_one_card(model, w, card, offloaded, Formulas::left_out);
     return one.total <= card.card_bytes && (!card.max_alloc_bytes || one.largest <= *card.max_alloc_bytes);
 }
 

@@ -220,13 +220,15 @@ double Parts::comes_and_goes() const
     return s;
 }
 
-Parts memory_parts(const Model &m, const Workload &w)
+Parts memory_parts(const Model &m, const Workload &w, Formulas formulas)
 {
+    const bool say = formulas == Formulas::written;
     Parts out;
     const double p = parameter_count(m);
     const double weight = bytes_per_weight(w.dtype);
-    std::string weight_formula = fmt::format("{} parameters x {:g} B ({})", count_text(p), weight, to_string(w.dtype));
-    if (w.dtype == DType::int4)
+    std::string weight_formula;
+    if (say) weight_formula = fmt::format("{} parameters x {:g} B ({})", count_text(p), weight, to_string(w.dtype));
+    if (say && w.dtype == DType::int4)
         weight_formula = fmt::format("{} parameters x (0.5 B + one 2-byte fp16 scale a group of {:g}) = {:.6g} B",
                                      count_text(p), int4_group_size, weight);
     out.parts.push_back({"weights", p * weight, weight_formula,
@@ -236,14 +238,17 @@ Parts memory_parts(const Model &m, const Workload &w)
                          false});
     if (w.mode == Mode::training) {
         const double g = gradient_bytes_per_parameter(w.dtype);
-        out.parts.push_back({"gradients", p * g,
-                             fmt::format("{} parameters x {:g} B ({} gradients)", count_text(p), g, to_string(w.dtype)),
-                             zero_source, false});
+        out.parts.push_back(
+            {"gradients", p * g,
+             !say ? std::string()
+                  : fmt::format("{} parameters x {:g} B ({} gradients)", count_text(p), g, to_string(w.dtype)),
+             zero_source, false});
         if (const double master = master_bytes_per_parameter(w.dtype); master > 0)
-            out.parts.push_back(
-                {"master_weights", p * master,
-                 fmt::format("{} parameters x 4 B (fp32 copy of the {} weights)", count_text(p), to_string(w.dtype)),
-                 zero_source, false});
+            out.parts.push_back({"master_weights", p * master,
+                                 !say ? std::string()
+                                      : fmt::format("{} parameters x 4 B (fp32 copy of the {} weights)", count_text(p),
+                                                    to_string(w.dtype)),
+                                 zero_source, false});
         std::string formula, source = zero_source;
         switch (w.optimizer) {
         case Optimizer::adam:
@@ -267,18 +272,20 @@ Parts memory_parts(const Model &m, const Workload &w)
             break;
         }
         if (!(w.optimizer == Optimizer::adafactor && m.tensors.empty()))
-            out.parts.push_back({"optimizer_states", optimizer_state_bytes(m, w.optimizer), formula, source, false});
+            out.parts.push_back({"optimizer_states", optimizer_state_bytes(m, w.optimizer),
+                                 say ? formula : std::string(), source, false});
     }
     if (m.has_activation_shape()) {
         const std::string per = activation_scale(w) > 1 ? "4 B (fp32)" : "2 B";
-        out.parts.push_back({"activations", activation_bytes(m, w), activation_formula(m, w, per),
+        out.parts.push_back({"activations", activation_bytes(m, w), say ? activation_formula(m, w, per) : std::string(),
                              w.attention == Attention::eager ? korthikanti_source : korthikanti_flash_source, true});
     } else
         out.unknown.push_back("activations: a bare count needs --layers and --hidden");
     if (m.vocab > 0)
         out.parts.push_back(
             {"logits", logit_bytes(m, w),
-             w.mode == Mode::training
+             !say ? std::string()
+             : w.mode == Mode::training
                  ? fmt::format("4 B (fp32) x context {:g} x batch {:g} x vocabulary {:g}: every position's, for the "
                                "loss",
                                w.context, w.batch, m.vocab)
@@ -295,10 +302,11 @@ Parts memory_parts(const Model &m, const Workload &w)
             const double per_token = kv_cache_bytes_per_token(m, w.kv_dtype);
             out.parts.push_back(
                 {"kv_cache", per_token * w.context * w.batch,
-                 fmt::format(
-                     "2 x layers {:g} x KV heads {:g} x head dim {:g} x {:g} B ({}) x context {:g} x batch {:g}",
-                     m.layers, m.kv_heads, m.head_dim, bytes_per_element(w.kv_dtype), to_string(w.kv_dtype), w.context,
-                     w.batch),
+                 !say ? std::string()
+                      : fmt::format(
+                            "2 x layers {:g} x KV heads {:g} x head dim {:g} x {:g} B ({}) x context {:g} x batch {:g}",
+                            m.layers, m.kv_heads, m.head_dim, bytes_per_element(w.kv_dtype), to_string(w.kv_dtype),
+                            w.context, w.batch),
                  "keys and values of every layer for every token held (Pope et al. 2022, Efficiently Scaling "
                  "Transformer Inference, arXiv:2211.05102, section 2)",
                  true});

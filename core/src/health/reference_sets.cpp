@@ -189,4 +189,10 @@ const std::vector<NamedSet> &published_sets()
     return sets;
 }
 
+const References &published_references()
+{
+    static const References references = references_from_sets(published_sets());
+    return references;
+}
+
 } // namespace vrb::health

@@ -87,8 +87,7 @@ std::string value_text(double v, const std::string &unit)
 void check_health(FleetComparison &fleet, const std::vector<std::pair<std::string, json>> &documents,
                   const FleetChecks &checks)
 {
-    const health::References references =
-        checks.references ? *checks.references : health::references_from_sets(health::published_sets());
+    const health::References &references = checks.references ? *checks.references : health::published_references();
     fleet.reference_origins = references.origins;
     std::error_code ec;
     if (!checks.references)

@@ -88,7 +88,11 @@ struct Parts {
     double sum() const;
     double comes_and_goes() const;
 };
-Parts memory_parts(const Model &model, const Workload &workload);
+// Formulas::left_out leaves every formula empty and keeps every byte: a search over
+// workloads (the largest context or batch that fits) asks only whether the bytes fit, at
+// every step, and writing the formulas had taken most of its time.
+enum class Formulas { written, left_out };
+Parts memory_parts(const Model &model, const Workload &workload, Formulas formulas = Formulas::written);
 
 // The largest single allocation the job makes: the largest weight tensor, or one layer's
 // K (or V) cache when a server keeps it as one pool.

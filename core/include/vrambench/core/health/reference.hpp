@@ -90,5 +90,8 @@ References read_references(const std::filesystem::path &path);
 std::optional<std::filesystem::path> published_results_folder();
 // Those sets, read once per process; none when there is no such folder.
 const std::vector<NamedSet> &published_sets();
+// references_from_sets(published_sets()), made once per process: fleet judges every
+// card of every set against them, and a report or compare may ask many times.
+const References &published_references();
 
 } // namespace vrb::health
