@@ -1,34 +1,41 @@
 // A small working backend ("faulty": one device, one memory kind, the stream
-// operations on plain host memory) that fails in one way chosen at build time, so the
-// supervisor's every fault path is fed a real module in a real worker process.
+// operations on plain host memory) that fails in one way, named by the module's
+// vrambench_mock_variant (mock_variant.hpp): this file is compiled once and linked once
+// per fault, so the supervisor's every fault path is fed a real module in a real worker
+// process.
 //
-//   FAULT_NONE          works
-//   FAULT_CRASH_INIT    segmentation fault in init
-//   FAULT_ABORT_COUNT   abort() while counting devices
-//   FAULT_CRASH_RUN     segmentation fault in the first run() of a COPY: bandwidth.stream's
-//                       read and write have finished (counted by operation, not by call:
-//                       how many calls a figure takes depends on how fast the runs are)
-//   FAULT_EXIT_RUN      exit(0) in the first run() of a COPY
-//   FAULT_HANG_RUN      never returns from the first run() of a COPY
-//   FAULT_GARBAGE_RUN   writes garbage to every file descriptor from 3 to 9, then goes on
-//   FAULT_PRINTS_RUN    prints to stdout and stderr on every run(), and works
-//   FAULT_FORK_INIT     init starts a helper that calls setsid() and forks again (a
-//                       daemon), holding the worker's pipes; then works. The helper
-//                       writes its pid to $FAULTY_HELPER_PID_FILE when that is set;
-//                       with $FAULTY_HELPER_WATCH_MS, init then waits that long and
-//                       fails if the helper was ended meanwhile (it must live as long
-//                       as its worker, whatever the workers beside it do).
-//   FAULT_FORK_CRASH_INIT  the same helper, then a segmentation fault in init
-//   FAULT_SUSPECT       works, but declares a memory clock and bus width whose peak
-//                       (0.002 GB/s) every figure is far above
-//   FAULT_WRONG_LANE    copy flips one bit of lane 3: a wrong answer for the kit to name
-//   FAULT_DECLINES_DOT  works, runs no DOT, and says so through the capability query
-//                       (op_supported): the probes must skip DOT with the reason
-//   FAULT_OVERCLAIMS    its capability query says every operation is supported, though
-//                       run() does only the stream family: the kit must catch it
-//   FAULT_UNSEEN_WALKS  says every stream operation was walked whole by 16 units and
-//                       counts their walks, though it walked each set once: every figure
-//                       16 times what moved, for the kit to catch
+//   none             works
+//   crash_init       segmentation fault in init
+//   abort_count      abort() while counting devices
+//   crash_run        segmentation fault in the first run() of a COPY: bandwidth.stream's
+//                    read and write have finished (counted by operation, not by call:
+//                    how many calls a figure takes depends on how fast the runs are)
+//   exit_run         exit(0) in the first run() of a COPY
+//   hang_run         never returns from the first run() of a COPY
+//   garbage_run      writes garbage to every file descriptor from 3 to 9, then goes on
+//   prints_run       prints to stdout and stderr on every run(), and works
+//   fork_init        init starts a helper that calls setsid() and forks again (a
+//                    daemon), holding the worker's pipes; then works. The helper
+//                    writes its pid to $FAULTY_HELPER_PID_FILE when that is set;
+//                    with $FAULTY_HELPER_WATCH_MS, init then waits that long and
+//                    fails if the helper was ended meanwhile (it must live as long
+//                    as its worker, whatever the workers beside it do).
+//   fork_crash_init  the same helper, then a segmentation fault in init
+//   suspect          works, but declares a memory clock and bus width whose peak
+//                    (0.002 GB/s) every figure is far above
+//   wrong_lane       copy flips one bit of lane 3: a wrong answer for the kit to name
+//   declines_dot     works, runs no DOT, and says so through the capability query
+//                    (op_supported): the probes must skip DOT with the reason
+//   overclaims       its capability query says every operation is supported, though
+//                    run() does only the stream family: the kit must catch it
+//   unseen_walks     says every stream operation was walked whole by 16 units and
+//                    counts their walks, though it walked each set once: every figure
+//                    16 times what moved, for the kit to catch
+//
+// Only declines_dot and overclaims have the capability query: the others' tables have
+// no op_supported slot, as a module that never says what it declines.
+#include "mock_variant.hpp"
+
 #include <vrambench/plugin_table.hpp>
 
 #include <chrono>
@@ -49,14 +56,49 @@ namespace {
 
 using vrb::plugin::fail;
 
+enum class Fault {
+    none,
+    crash_init,
+    abort_count,
+    crash_run,
+    exit_run,
+    hang_run,
+    garbage_run,
+    prints_run,
+    fork_init,
+    fork_crash_init,
+    suspect,
+    wrong_lane,
+    declines_dot,
+    overclaims,
+    unseen_walks,
+};
+
+const Fault fault = vrb::mock::variant_of_module<Fault>({
+    {"none", Fault::none},
+    {"crash_init", Fault::crash_init},
+    {"abort_count", Fault::abort_count},
+    {"crash_run", Fault::crash_run},
+    {"exit_run", Fault::exit_run},
+    {"hang_run", Fault::hang_run},
+    {"garbage_run", Fault::garbage_run},
+    {"prints_run", Fault::prints_run},
+    {"fork_init", Fault::fork_init},
+    {"fork_crash_init", Fault::fork_crash_init},
+    {"suspect", Fault::suspect},
+    {"wrong_lane", Fault::wrong_lane},
+    {"declines_dot", Fault::declines_dot},
+    {"overclaims", Fault::overclaims},
+    {"unseen_walks", Fault::unseen_walks},
+});
+
 int run_calls = 0;
 
-[[maybe_unused]] void crash()
+void crash()
 {
     std::raise(SIGSEGV);
 }
 
-#if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
 // A daemon as a driver might start one: its own session, its parent gone, every file
 // descriptor it inherited (the worker's frame pipe among them) kept open, quiet on the
 // terminal. init goes on once the helper has said its pid.
@@ -114,30 +156,25 @@ void watch_helper(pid_t helper)
         throw std::runtime_error("the helper init started (pid " + std::to_string(helper) +
                                  ") was ended while init still ran");
 }
-#endif
 
 void fault_in_run(uint32_t kind)
 {
     ++run_calls;
-#if defined(FAULT_PRINTS_RUN)
-    std::printf("faulty plugin chatter on stdout %d\n", run_calls);
-    std::fflush(stdout);
-    std::fprintf(stderr, "faulty plugin chatter on stderr %d\n", run_calls);
-#endif
+    if (fault == Fault::prints_run) {
+        std::printf("faulty plugin chatter on stdout %d\n", run_calls);
+        std::fflush(stdout);
+        std::fprintf(stderr, "faulty plugin chatter on stderr %d\n", run_calls);
+    }
     static bool faulted = false;
     if (kind != VRB_OP_COPY || faulted) return;
     faulted = true;
-#if defined(FAULT_CRASH_RUN)
-    crash();
-#elif defined(FAULT_EXIT_RUN)
-    std::exit(0);
-#elif defined(FAULT_HANG_RUN)
-    for (;;)
+    if (fault == Fault::crash_run) crash();
+    if (fault == Fault::exit_run) std::exit(0);
+    while (fault == Fault::hang_run)
         std::this_thread::sleep_for(std::chrono::seconds(1));
-#elif defined(FAULT_GARBAGE_RUN)
-    for (int fd = 3; fd < 10; ++fd)
-        (void)!::write(fd, "garbage\n", 8);
-#endif
+    if (fault == Fault::garbage_run)
+        for (int fd = 3; fd < 10; ++fd)
+            (void)!::write(fd, "garbage\n", 8);
 }
 
 class FaultyBuffer {
@@ -172,28 +209,21 @@ class FaultyDevice {
 
     std::unique_ptr<FaultyBuffer> alloc(uint32_t, uint64_t bytes) { return std::make_unique<FaultyBuffer>(bytes); }
 
-#if defined(FAULT_DECLINES_DOT)
-    // What run() does, less DOT: the probes must skip it with the reason.
+    // Asked only of declines_dot and overclaims (faulty_table() clears the slot of the
+    // others). declines_dot's answer is what run() does, less DOT: the probes must skip
+    // it with the reason. overclaims' is a lie: run() does only the stream family and FILL.
     bool supports(uint32_t op_kind, uint32_t, uint32_t)
     {
+        if (fault == Fault::overclaims) return true;
         return (op_kind >= VRB_OP_READ && op_kind < VRB_OP_DOT) || op_kind == VRB_OP_FILL;
     }
-#elif defined(FAULT_OVERCLAIMS)
-    // A lie: run() does only the stream family and FILL.
-    bool supports(uint32_t, uint32_t, uint32_t)
-    {
-        return true;
-    }
-#endif
 
     void run(const vrb_operation &op, std::span<double> seconds, vrb_op_output &out)
     {
         fault_in_run(op.kind);
         const bool stream = op.kind >= VRB_OP_READ && op.kind <= VRB_OP_DOT;
         if (!stream && op.kind != VRB_OP_FILL) fail(VRB_ERROR_UNSUPPORTED, "faulty runs only the stream operations");
-#ifdef FAULT_DECLINES_DOT
-        if (op.kind == VRB_OP_DOT) fail(VRB_ERROR_UNSUPPORTED, "faulty runs no dot");
-#endif
+        if (fault == Fault::declines_dot && op.kind == VRB_OP_DOT) fail(VRB_ERROR_UNSUPPORTED, "faulty runs no dot");
         const uint64_t lanes = op.count * (op.element_bytes / 4);
         uint32_t *d = lanes_of(op.dst);
         const uint32_t *a = lanes_of(op.src1);
@@ -206,11 +236,7 @@ class FaultyDevice {
                 case VRB_OP_FILL: d[i] = vrb_pattern(op.pattern, i, op.seed); break;
                 case VRB_OP_WRITE: d[i] = vrb_pattern_random(i, op.seed); break;
                 case VRB_OP_READ: sum += a[i]; break;
-#ifdef FAULT_WRONG_LANE
-                case VRB_OP_COPY: d[i] = i == 3 ? a[i] ^ 1u : a[i]; break;
-#else
-                case VRB_OP_COPY: d[i] = a[i]; break;
-#endif
+                case VRB_OP_COPY: d[i] = fault == Fault::wrong_lane && i == 3 ? a[i] ^ 1u : a[i]; break;
                 case VRB_OP_SCALE: d[i] = op.scalar * a[i]; break;
                 case VRB_OP_ADD: d[i] = a[i] + b[i]; break;
                 case VRB_OP_TRIAD: d[i] = a[i] + op.scalar * b[i]; break;
@@ -221,12 +247,10 @@ class FaultyDevice {
             out.checksum = sum;
         }
         out.timer = VRB_TIMER_HOST_MONOTONIC;
-#ifdef FAULT_UNSEEN_WALKS
-        if (stream) {
+        if (fault == Fault::unseen_walks && stream) {
             out.flags |= VRB_OUTPUT_WHOLE_SET_PER_UNIT;
             out.passes = vrb::plugin::operation_passes(op) * 16;
         }
-#endif
     }
 };
 
@@ -234,19 +258,13 @@ class FaultyContext {
   public:
     explicit FaultyContext(const vrb_host_table *)
     {
-#if defined(FAULT_FORK_INIT) || defined(FAULT_FORK_CRASH_INIT)
-        watch_helper(start_helper());
-#endif
-#if defined(FAULT_CRASH_INIT) || defined(FAULT_FORK_CRASH_INIT)
-        crash();
-#endif
+        if (fault == Fault::fork_init || fault == Fault::fork_crash_init) watch_helper(start_helper());
+        if (fault == Fault::crash_init || fault == Fault::fork_crash_init) crash();
     }
 
     uint32_t device_count()
     {
-#ifdef FAULT_ABORT_COUNT
-        std::abort();
-#endif
+        if (fault == Fault::abort_count) std::abort();
         return 1;
     }
 
@@ -255,21 +273,25 @@ class FaultyContext {
         vrb::plugin::copy_string(info.name, "faulty device");
         vrb::plugin::copy_string(info.api, "faulty");
         info.type = VRB_DEVICE_OTHER;
-#if defined(FAULT_SUSPECT)
-        info.known |= VRB_KNOWN_MEMORY_CLOCK | VRB_KNOWN_BUS_WIDTH;
-        info.memory_clock_khz = 1000; // 1 MHz, 8 bits: 2 x 1e6 x 8 / 8 B/s = 0.002 GB/s
-        info.memory_bus_width_bits = 8;
-#endif
+        if (fault == Fault::suspect) {
+            info.known |= VRB_KNOWN_MEMORY_CLOCK | VRB_KNOWN_BUS_WIDTH;
+            info.memory_clock_khz = 1000; // 1 MHz, 8 bits: 2 x 1e6 x 8 / 8 B/s = 0.002 GB/s
+            info.memory_bus_width_bits = 8;
+        }
     }
 
-    std::unique_ptr<FaultyDevice> open(uint32_t)
-    {
-        return std::make_unique<FaultyDevice>();
-    }
+    std::unique_ptr<FaultyDevice> open(uint32_t) { return std::make_unique<FaultyDevice>(); }
 };
 
-const vrb_plugin_table table = vrb::plugin::make_table<FaultyContext, FaultyDevice, FaultyBuffer>(
-    {"faulty", "a backend that fails on purpose", "0"});
+vrb_plugin_table faulty_table()
+{
+    vrb_plugin_table table = vrb::plugin::make_table<FaultyContext, FaultyDevice, FaultyBuffer>(
+        {"faulty", "a backend that fails on purpose", "0"});
+    if (fault != Fault::declines_dot && fault != Fault::overclaims) table.op_supported = nullptr;
+    return table;
+}
+
+const vrb_plugin_table table = faulty_table();
 
 } // namespace
 

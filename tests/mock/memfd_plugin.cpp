@@ -4,13 +4,18 @@
 // conformance kit's interop.export-import check. Two devices, one memory kind; the
 // vocabulary runs through the template's plain kernels. The handle's api is
 // "memfd-mock", and the module imports nothing else. Test-only: never installed.
+// Which rule it keeps or breaks is named by the module's vrambench_mock_variant
+// (mock_variant.hpp): this file is compiled once and linked once per variant.
 //
-//   MEMFD_IMPORT_DUPS            an import dup()s the caller's fd and keeps the copy,
-//                                so the fd it was given stays open for ever (a leak)
-//   MEMFD_FAILED_IMPORT_CLOSES   an import that fails closes the caller's fd, which
-//                                the caller still owns and closes again
-//   MEMFD_PEER_READ_HALF         a READ of the other device's memory in place sums only
-//                                the first half of it (a peer path that stops short)
+//   ok                     keeps every rule
+//   import_dups            an import dup()s the caller's fd and keeps the copy,
+//                          so the fd it was given stays open for ever (a leak)
+//   failed_import_closes   an import that fails closes the caller's fd, which
+//                          the caller still owns and closes again
+//   peer_read_half         a READ of the other device's memory in place sums only
+//                          the first half of it (a peer path that stops short)
+#include "mock_variant.hpp"
+
 #include "../../plugins/template/template_kernels.hpp"
 
 #include <vrambench/external_handle.hpp>
@@ -28,6 +33,20 @@ namespace {
 
 using vrb::plugin::fail;
 using vrb::plugin::UniqueFd;
+
+enum class Variant {
+    ok,
+    import_dups,
+    failed_import_closes,
+    peer_read_half,
+};
+
+const Variant variant = vrb::mock::variant_of_module<Variant>({
+    {"ok", Variant::ok},
+    {"import_dups", Variant::import_dups},
+    {"failed_import_closes", Variant::failed_import_closes},
+    {"peer_read_half", Variant::peer_read_half},
+});
 
 constexpr char kApi[] = "memfd-mock";
 constexpr uint32_t kDevices = 2;
@@ -119,30 +138,20 @@ class MemfdDevice {
             if (vrb::plugin::handle_api(h) != kApi)
                 fail(VRB_ERROR_UNSUPPORTED, "the mock imports only memory of its own api, " + std::string(kApi));
         } catch (...) {
-#if defined(MEMFD_FAILED_IMPORT_CLOSES)
-            ::close(fd);
-#endif
+            if (variant == Variant::failed_import_closes) ::close(fd);
             throw;
         }
-#if defined(MEMFD_IMPORT_DUPS)
-        UniqueFd taken(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
-#else
-        UniqueFd taken(fd);
-#endif
+        UniqueFd taken(variant == Variant::import_dups ? ::fcntl(fd, F_DUPFD_CLOEXEC, 0) : fd);
         return std::make_unique<MemfdBuffer>(this, std::move(taken), h.bytes, h.allocation_bytes);
     }
-    uint32_t peer(const MemfdDevice &) const
-    {
-        return VRB_PEER_COPY | VRB_PEER_ACCESS;
-    }
+    uint32_t peer(const MemfdDevice &) const { return VRB_PEER_COPY | VRB_PEER_ACCESS; }
 
     // The operation as this module runs it: unchanged, but for the planted fault.
     vrb_operation as_run(const vrb_operation &op) const
     {
         vrb_operation ran = op;
-#if defined(MEMFD_PEER_READ_HALF)
-        if (op.kind == VRB_OP_READ && buffer_of(op.src1)->device() != this) ran.count = op.count / 2;
-#endif
+        if (variant == Variant::peer_read_half && op.kind == VRB_OP_READ && buffer_of(op.src1)->device() != this)
+            ran.count = op.count / 2;
         return ran;
     }
 
