@@ -3,6 +3,8 @@
 // to it, and the file that keeps the answer for the boot.
 #include "measured_cache.hpp"
 
+#include <vrambench/core/measurement/sizes.hpp>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,12 +15,11 @@
 #include <string>
 #include <unistd.h>
 
+using vrb::MiB;
 using vrb::cpu::CacheInstance;
 using vrb::cpu::find_cache_instance;
 
 namespace {
-
-constexpr uint64_t MiB = 1 << 20;
 
 // 0.7 ns a line up to `cache` bytes, 1.5 past it.
 auto cliff(uint64_t cache)
