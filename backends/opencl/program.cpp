@@ -96,7 +96,7 @@ cl_kernel Program::kernel(const std::string &name, uint32_t svm_arguments)
     cl_int status = CL_SUCCESS;
     KernelHandle made(clCreateKernel(program_.get(), name.c_str(), &status));
     check(status, "clCreateKernel(" + name + ")");
-    const uint64_t most = most_work_items_.try_emplace(name, work_group_size(made.get(), device_)).first->second;
+    const uint64_t most = most_work_items_of(name, made.get());
     if (most < local_size_)
         plugin::fail(VRB_ERROR_DEVICE, "OpenCL: kernel " + name + " runs at most " + std::to_string(most) +
                                            " work-items per group, fewer than the " + std::to_string(local_size_) +
@@ -110,7 +110,13 @@ uint64_t Program::most_work_items(const std::string &name)
     cl_int status = CL_SUCCESS;
     const KernelHandle asked(clCreateKernel(program_.get(), name.c_str(), &status));
     check(status, "clCreateKernel(" + name + ")");
-    return most_work_items_.emplace(name, work_group_size(asked.get(), device_)).first->second;
+    return most_work_items_of(name, asked.get());
+}
+
+uint64_t Program::most_work_items_of(const std::string &name, cl_kernel kernel)
+{
+    if (const auto found = most_work_items_.find(name); found != most_work_items_.end()) return found->second;
+    return most_work_items_.emplace(name, work_group_size(kernel, device_)).first->second;
 }
 
 } // namespace vrb::opencl

@@ -37,6 +37,9 @@ class Program {
     const std::map<std::string, uint32_t> &registers() const { return registers_; }
 
   private:
+    // most_work_items(name), asked of `kernel` (an object of it) only the first time.
+    uint64_t most_work_items_of(const std::string &name, cl_kernel kernel);
+
     cl_device_id device_;
     uint32_t local_size_;
     ProgramHandle program_;
